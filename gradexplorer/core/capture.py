@@ -1,0 +1,384 @@
+"""Run tensor code and return a frozen snapshot of what autograd did with it.
+
+:func:`capture` is the core's entry point; the CLI and the GUI's worker call
+it. It is synchronous and runs the user's code in the calling thread.
+
+What a run looks like
+---------------------
+1. The device is resolved first (:func:`~gradexplorer.core.devices.resolve_device`):
+   a missing device raises :class:`DeviceUnavailableError` before anything runs.
+2. The code is parsed with ``filename`` (so tracebacks carry the editor's
+   line numbers). A ``SyntaxError`` returns a capture with an error of kind
+   ``"syntax"`` and nothing executed.
+3. The code runs in a fresh namespace holding ``device`` (a ``torch.device``),
+   with grad mode on, inference mode off, ``torch.device(device)`` as the
+   default device for factory functions, and a
+   :class:`~gradexplorer.core.recording.Recorder` watching every torch call.
+   Grad mode, inference mode, torch function modes and the default device are
+   thread-local in PyTorch, so none of this leaks into other threads; the
+   user's ``print`` output is routed by thread (:mod:`~gradexplorer.core.streams`).
+4. Whatever happened (success, an exception at line k, a Stop), the final
+   namespace is searched for named tensors and modules and the graph is built
+   from them and from every recorded backward pass, so a failed run keeps
+   everything that existed before the failure.
+
+The returned :class:`Capture` holds plain data only (records, strings, CPU
+copies of small tensors, a networkx graph): no live user tensors, nodes or
+exceptions, so it can cross threads, be saved, and does not keep GPU memory
+alive.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import platform
+import time
+import traceback as tb_module
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+import torch
+
+from .. import __version__
+from .devices import resolve_device
+from .errors import CaptureStopped, ErrorReport
+from .graph import SourceLine, _source, build_graph, node_for_tensor
+from .namespace import Bindings, find_bindings
+from .recording import HOOK_HELPER_NAME, Recorder, resolve_all, rewrite_node_hook_calls
+from .streams import DEFAULT_MAX_OUTPUT_CHARS, collect_output
+from .tensors import DEFAULT_VALUE_ELEMENTS, SnapshotBuffer, TensorRecord, summarize_tensor
+
+__all__ = ["Capture", "OriginRecord", "PassSummary", "TensorInfo", "capture"]
+
+
+@dataclass(frozen=True)
+class OriginRecord:
+    """How a named tensor was made: the op, the line, and the grad mode then."""
+
+    op: str
+    source: SourceLine | None
+    grad_enabled: bool
+    inference_mode: bool
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    """One tensor object bound to one or more names in the final namespace.
+
+    Attributes
+    ----------
+    names : tuple of str
+        All names of this object, top-level first (``("a", "b")`` after ``b = a``).
+    node : str or None
+        Graph node id (its ``grad_fn``, or its ``AccumulateGrad`` for a leaf
+        that requires grad); None when it is outside autograd.
+    output_nr : int
+    value : TensorRecord
+        The value at the end of the run.
+    grad : TensorRecord or None
+        ``.grad`` at the end (leaves and ``retain_grad`` tensors only).
+    requires_grad, is_leaf, retains_grad, is_view, is_inference : bool
+    is_parameter : bool
+        An ``nn.Parameter``.
+    grad_fn : str or None
+        ``grad_fn.name()``.
+    origin : OriginRecord or None
+        Where it was created, if a recorded op created it.
+    base_names : tuple of str
+        Names of ``._base`` for views.
+    source_names : tuple of str
+        Names of the tensor it was made from (``detach``, ``.data``, ...).
+    """
+
+    names: tuple[str, ...]
+    node: str | None
+    output_nr: int
+    value: TensorRecord
+    grad: TensorRecord | None
+    requires_grad: bool
+    is_leaf: bool
+    retains_grad: bool
+    is_view: bool
+    is_inference: bool
+    is_parameter: bool
+    grad_fn: str | None
+    origin: OriginRecord | None
+    base_names: tuple[str, ...] = ()
+    source_names: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The first (top-level) name."""
+        return self.names[0]
+
+
+@dataclass(frozen=True)
+class PassSummary:
+    """One backward pass, with our node ids.
+
+    Attributes
+    ----------
+    index : int
+    kind : str
+        ``"backward"`` or ``"grad"``.
+    source : SourceLine or None
+    roots, inputs : tuple of (str or None, int)
+        ``(node id, output_nr)`` of the gradient edges.
+    retain_graph, create_graph : bool
+    results : tuple of (TensorRecord or None)
+        What ``torch.autograd.grad`` returned.
+    error : str or None
+        Set when the pass raised.
+    """
+
+    index: int
+    kind: str
+    source: SourceLine | None
+    roots: tuple[tuple[str | None, int], ...]
+    inputs: tuple[tuple[str | None, int], ...]
+    retain_graph: bool
+    create_graph: bool
+    results: tuple[TensorRecord | None, ...] = ()
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Capture:
+    """A frozen snapshot of one run (the result of :func:`capture`).
+
+    Attributes
+    ----------
+    code, filename, device : str
+    graph : networkx.DiGraph
+        Schema in :mod:`gradexplorer.core.graph`. Treat it as read-only.
+    passes : tuple of PassSummary
+    tensors : tuple of TensorInfo
+        Every named tensor object, in namespace order.
+    stdout, stderr : str
+    error : ErrorReport or None
+    executed : bool
+        False when nothing ran (syntax error).
+    dropped_ops : int
+        Ops not recorded because ``max_ops`` was reached.
+    versions : dict of str to str
+        gradexplorer, torch, python and networkx versions that made it.
+    timings : dict of str to float
+        Seconds spent in ``run`` (the user's code) and ``build`` (graph).
+    """
+
+    code: str
+    filename: str
+    device: str
+    graph: nx.DiGraph
+    passes: tuple[PassSummary, ...] = ()
+    tensors: tuple[TensorInfo, ...] = ()
+    stdout: str = ""
+    stderr: str = ""
+    error: ErrorReport | None = None
+    executed: bool = True
+    dropped_ops: int = 0
+    versions: dict[str, str] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when the code ran to the end without an exception."""
+        return self.error is None
+
+    def node_named(self, name: str) -> str | None:
+        """Id of the node whose tensor is bound to ``name`` (``"d"``, ``"layer.w"``)."""
+        for node_id, names in self.graph.nodes(data="names"):
+            if name in names:
+                return node_id
+        return None
+
+    def tensor(self, name: str) -> TensorInfo | None:
+        """The :class:`TensorInfo` bound to ``name``."""
+        for info in self.tensors:
+            if name in info.names:
+                return info
+        return None
+
+
+def versions() -> dict[str, str]:
+    """Versions that go into every capture and session file."""
+    return {
+        "gradexplorer": __version__,
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "networkx": nx.__version__,
+    }
+
+
+def _syntax_report(exc: SyntaxError, lines: list[str]) -> ErrorReport:
+    line = exc.lineno
+    text = lines[line - 1] if line and 0 < line <= len(lines) else (exc.text or "")
+    caret = " " * max((exc.offset or 1) - 1, 0) + "^"
+    message = exc.msg
+    trace = f'  File "{exc.filename}", line {line}\n    {text.rstrip()}\n    {caret}\n{type(exc).__name__}: {message}'
+    return ErrorReport("syntax", type(exc).__name__, message, line, exc.offset, trace, ((line, "<module>"),) if line else ())
+
+
+def _exception_report(exc: BaseException, filename: str, lines: list[str]) -> ErrorReport:
+    """Report an exception showing only the user's frames."""
+    frames = []
+    parts = ["Traceback (most recent call last):\n"]
+    for frame_summary in tb_module.extract_tb(exc.__traceback__):
+        if frame_summary.filename != filename:
+            continue
+        lineno = frame_summary.lineno
+        frames.append((lineno, frame_summary.name))
+        parts.append(f'  File "{filename}", line {lineno}, in {frame_summary.name}\n')
+        if lineno and 0 < lineno <= len(lines):
+            parts.append(f"    {lines[lineno - 1].strip()}\n")
+    exc_type = type(exc).__qualname__
+    message = str(exc)
+    if isinstance(exc, CaptureStopped):
+        kind, exc_type, message = "stopped", "Stopped", message or "stopped by the user"
+    else:
+        kind = "exception"
+    parts.extend(tb_module.format_exception_only(type(exc), exc) if kind == "exception" else [f"Stopped: {message}\n"])
+    line = frames[-1][0] if frames else None
+    return ErrorReport(kind, exc_type, message, line, None, "".join(parts).rstrip("\n"), tuple(frames))
+
+
+def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list[str],
+                  value_elements: int) -> tuple[TensorInfo, ...]:
+    infos = []
+    for tensor, names in bindings.tensors.values():
+        origin = recorder.origin_of(tensor)
+        is_view = tensor._is_view()
+        base = tensor._base if is_view else None
+        source = recorder.source_of(tensor)
+        retains = tensor.retains_grad
+        grad = tensor.grad if (tensor.is_leaf or retains) else None
+        infos.append(TensorInfo(
+            names=tuple(names),
+            node=node_for_tensor(tensor, ids),
+            output_nr=tensor.output_nr if tensor.grad_fn is not None else 0,
+            value=summarize_tensor(tensor, value_elements=value_elements),
+            grad=None if grad is None else summarize_tensor(grad, value_elements=value_elements),
+            requires_grad=tensor.requires_grad,
+            is_leaf=tensor.is_leaf,
+            retains_grad=retains,
+            is_view=is_view,
+            is_inference=tensor.is_inference(),
+            is_parameter=isinstance(tensor, torch.nn.Parameter),
+            grad_fn=None if tensor.grad_fn is None else tensor.grad_fn.name(),
+            origin=None if origin is None else OriginRecord(
+                origin.op, _source(lines, origin.line), origin.grad_enabled, origin.inference_mode),
+            base_names=tuple(bindings.names_of(base)) if base is not None else (),
+            source_names=tuple(bindings.names_of(source)) if source is not None else (),
+        ))
+    return tuple(infos)
+
+
+def capture(
+    code: str,
+    *,
+    device: str | torch.device = "cpu",
+    filename: str = "<editor>",
+    value_elements: int = DEFAULT_VALUE_ELEMENTS,
+    max_ops: int = 500_000,
+    saved_values: bool = True,
+    max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
+    on_output: Callable[[str, str], None] | None = None,
+) -> Capture:
+    """Run ``code`` and capture its autograd graph, values, gradients and output.
+
+    Parameters
+    ----------
+    code : str
+        Python source, as typed in the editor.
+    device : str or torch.device, keyword-only
+        Where the code runs: injected as the variable ``device`` and used as
+        the default device of factory functions.
+    filename : str, keyword-only
+        Compile filename; frames with it are the user's frames.
+    value_elements : int, keyword-only
+        Tensors up to this many elements keep full values; larger ones keep a
+        summary (:data:`~gradexplorer.core.tensors.DEFAULT_VALUE_ELEMENTS`).
+    max_ops : int, keyword-only
+        Record at most this many autograd nodes.
+    saved_values : bool, keyword-only
+        Read each node's saved tensors (costly on very large graphs).
+    max_output_chars : int, keyword-only
+        Cap of kept stdout and stderr text each.
+    on_output : callable, optional
+        ``on_output(stream, text)`` for each print, called in this thread.
+
+    Returns
+    -------
+    Capture
+
+    Raises
+    ------
+    DeviceUnavailableError
+        The device does not exist here; nothing was run.
+    """
+    torch_device = resolve_device(device)
+    lines = code.splitlines()
+    try:
+        tree = ast.parse(code, filename=filename)
+    except SyntaxError as exc:  # nothing has run
+        return Capture(code=code, filename=filename, device=str(torch_device), graph=nx.DiGraph(),
+                       error=_syntax_report(exc, lines), executed=False, versions=versions())
+    program = compile(rewrite_node_hook_calls(tree), filename, "exec")
+
+    snapshots = SnapshotBuffer(value_elements=value_elements)
+    recorder = Recorder(filename=filename, snapshots=snapshots, max_ops=max_ops)
+    namespace: dict[str, Any] = {
+        "__name__": "__main__",
+        "__builtins__": builtins,
+        "device": torch_device,
+        HOOK_HELPER_NAME: recorder.register_via_helper,
+    }
+    error = None
+    started = time.perf_counter()
+    with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err):
+        try:
+            with torch.enable_grad(), torch.inference_mode(False), torch_device, recorder:
+                exec(program, namespace)
+        except BaseException as exc:  # the user's exception (or a Stop) is data, never raised
+            error = _exception_report(exc, filename, lines)
+            del exc  # its frames hold the user's tensors
+    ran = time.perf_counter()
+
+    bindings = find_bindings(namespace, skip=frozenset({HOOK_HELPER_NAME}))
+    graph, ids = build_graph(recorder, bindings, lines=lines, value_elements=value_elements,
+                             saved_values=saved_values)
+    passes = tuple(
+        PassSummary(
+            index=p.index,
+            kind=p.kind,
+            source=_source(lines, p.line),
+            roots=tuple((ids.get(n), nr) for n, nr in p.roots),
+            inputs=tuple((ids.get(n), nr) for n, nr in p.inputs),
+            retain_graph=p.retain_graph,
+            create_graph=p.create_graph,
+            results=resolve_all(p.results),
+            error=p.error,
+        )
+        for p in recorder.passes
+    )
+    tensors = _tensor_infos(bindings, recorder, ids, lines, value_elements)
+    built = time.perf_counter()
+    return Capture(
+        code=code,
+        filename=filename,
+        device=str(torch_device),
+        graph=graph,
+        passes=passes,
+        tensors=tensors,
+        stdout=out.text(),
+        stderr=err.text(),
+        error=error,
+        executed=True,
+        dropped_ops=recorder.dropped_ops,
+        versions=versions(),
+        timings={"run": ran - started, "build": built - ran},
+    )
+

@@ -1,0 +1,97 @@
+"""Exceptions raised by the gradexplorer core, and the record of a failed run.
+
+Exceptions raised *by gradexplorer* (bad arguments, missing devices) are Python
+exceptions. Exceptions raised *by the user's code* never escape
+:func:`gradexplorer.core.capture.capture`: they become an :class:`ErrorReport`
+inside the returned capture, so that the partial graph survives.
+
+Exception tree::
+
+    Exception
+     └── GradexplorerError            anything the core refuses to do
+          ├── DeviceUnavailableError  the requested device does not exist here
+          └── SnapshotError           a capture document could not be read
+    BaseException
+     └── CaptureStopped               raised *into* a running capture to stop it
+
+``CaptureStopped`` derives from ``BaseException`` (like ``KeyboardInterrupt``)
+so that a bare ``except Exception`` in the user's code does not swallow a Stop
+request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "CaptureStopped",
+    "DeviceUnavailableError",
+    "ErrorReport",
+    "GradexplorerError",
+    "SnapshotError",
+]
+
+
+class GradexplorerError(Exception):
+    """Base class of every error the core raises on purpose."""
+
+
+class DeviceUnavailableError(GradexplorerError):
+    """The requested device cannot be used on this machine.
+
+    The message names the device, why it cannot be used, and which devices
+    do exist, so a user can pick another one without reading docs.
+    """
+
+
+class SnapshotError(GradexplorerError):
+    """A saved capture (JSON snapshot or session) could not be read."""
+
+
+class CaptureStopped(BaseException):
+    """Raised asynchronously inside the capturing thread to stop user code.
+
+    The GUI's Stop button uses ``PyThreadState_SetAsyncExc`` to raise this in
+    the worker thread; Python delivers it between bytecodes, so pure-Python
+    loops stop at once while a long native op finishes first.
+    """
+
+
+@dataclass(frozen=True)
+class ErrorReport:
+    """What went wrong while running the user's code.
+
+    Attributes
+    ----------
+    kind : str
+        ``"syntax"`` (nothing was executed), ``"exception"`` (the code raised
+        at ``line``), or ``"stopped"`` (the user pressed Stop).
+    exc_type : str
+        Qualified exception class name, e.g. ``"RuntimeError"``.
+    message : str
+        ``str(exc)``; for syntax errors the parser's message.
+    line : int or None
+        1-based line in the user's code (the innermost user frame).
+    column : int or None
+        1-based column, known for syntax errors.
+    traceback : str
+        A traceback showing only frames of the user's code, formatted like
+        Python's, so that line numbers are the editor's.
+    frames : tuple of (int, str)
+        ``(line, function name)`` for each user frame, outermost first; lets a
+        console make each traceback line clickable.
+    """
+
+    kind: str
+    exc_type: str
+    message: str
+    line: int | None
+    column: int | None = None
+    traceback: str = ""
+    frames: tuple[tuple[int, str], ...] = ()
+
+    def headline(self) -> str:
+        """One line for a status bar: ``RuntimeError at line 4: ...``."""
+        where = f" at line {self.line}" if self.line is not None else ""
+        first = self.message.splitlines()[0] if self.message else ""
+        return f"{self.exc_type}{where}: {first}" if first else f"{self.exc_type}{where}"

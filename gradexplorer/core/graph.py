@@ -1,0 +1,393 @@
+"""Build the networkx graph of a capture: the one schema every view reads.
+
+The graph is a :class:`networkx.DiGraph` whose nodes are autograd nodes
+(``grad_fn`` objects and ``AccumulateGrad`` leaves) and whose edges follow
+``next_functions``: the direction gradients flow in.
+
+Graph attributes (``G.graph``)
+------------------------------
+``roots``        tuple of node ids the walk started from, in order.
+
+Node keys
+---------
+Our own ids ``"n0"``, ``"n1"``, ... in breadth-first discovery order from the
+roots (named tensors in namespace order, then each pass's roots). They are
+stable for the same program: never ``id(obj)``, which Python reuses.
+
+Node attributes
+---------------
+``op`` : str
+    ``node.name()``: ``"MulBackward0"``, ``"torch::autograd::AccumulateGrad"``.
+``kind`` : str
+    ``"leaf"`` (AccumulateGrad), ``"custom"`` (a ``torch.autograd.Function``),
+    ``"root"`` (an op node nothing in the graph consumes: where a backward
+    starts) or ``"op"`` (any other op node). A leaf or custom node that is
+    also a root keeps its kind; ``is_root`` says it.
+``is_root`` : bool
+    No edge points to this node.
+``names`` : tuple of str
+    Every name bound to this node's tensor (``("a", "b")`` after ``b = a``;
+    ``"layer.w"`` for module state), see :mod:`gradexplorer.core.namespace`.
+``path`` : str or None
+    The Python expression that reaches the node from a named tensor, in the
+    form the notes use: ``e.grad_fn.next_functions[0][0].next_functions[1][0]``.
+    Shortest from a named root tensor (one nothing consumes); nodes no named
+    root reaches get the shortest path from any named op tensor; else None.
+``value`` : TensorRecord or None
+    Forward value of output 0 *when the op ran* (op nodes), or the leaf
+    tensor's value at the end of the run (leaves).
+``outputs`` : tuple of (TensorRecord or None)
+    Forward value per ``output_nr`` (multi-output ops such as ``split``).
+``variable`` : TensorRecord or None
+    Leaves only: ``AccumulateGrad.variable`` at the end of the run.
+``grad`` : TensorRecord or None
+    Leaves only: ``variable.grad`` at the end of the run (accumulated).
+``requires_grad`` : bool
+``grads`` : dict of int to GradFlow
+    Per pass index: gradients w.r.t. the node's outputs (``outputs``, the
+    gradient of the intermediate tensor) and w.r.t. its inputs (``inputs``, by
+    ``next_functions`` slot), from gradexplorer's own hooks.
+``saved`` : tuple of SavedValue
+    Each ``_saved_*`` attribute (``saved_tensors`` for custom Functions): a
+    tensor record, a value's ``repr``, or state ``"freed"`` after a backward
+    without ``retain_graph``.
+``hooks`` : tuple of HookRecord
+    User hooks on this node, with each call's gradient before and after.
+``source`` : SourceLine or None
+    The user line that created the node.
+``grad_enabled``, ``inference_mode`` : bool or None
+    Grad mode and inference mode when the op ran (None if not recorded).
+``seq`` : int or None
+    Creation order among recorded ops and tensors.
+``shape`` : tuple of int or None; ``dtype``, ``device`` : str or None
+    Of ``value``.
+
+Edge attributes
+---------------
+``slot`` : int
+    ``v`` is ``u.next_functions[slot][0]``.
+``input_nr`` : int
+    ``u.next_functions[slot][1]``: which output of ``v`` the gradient goes to.
+``slots`` : tuple of int
+    Every slot of ``u`` that leads to ``v`` (``x * x`` has two); ``slot`` is
+    the first.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import networkx as nx
+import torch
+from torch.autograd.graph import Node
+
+from .namespace import Bindings
+from .recording import HookInfo, Recorder, resolve_all
+from .tensors import TensorRecord, summarize_tensor
+
+__all__ = [
+    "GradFlow",
+    "HookCallRecord",
+    "HookRecord",
+    "SavedValue",
+    "SourceLine",
+    "build_graph",
+    "walk_nodes",
+]
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    """A line of the user's code: 1-based number and its text (stripped)."""
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class GradFlow:
+    """Gradients at one node in one pass (``None`` where autograd had none)."""
+
+    outputs: tuple[TensorRecord | None, ...]
+    inputs: tuple[TensorRecord | None, ...]
+
+
+@dataclass(frozen=True)
+class SavedValue:
+    """One saved attribute of a node.
+
+    ``state`` is ``"tensor"`` (``tensor`` set), ``"value"`` (``text`` holds the
+    repr), ``"freed"`` (released by a backward without ``retain_graph``) or
+    ``"error"`` (reading it failed; ``text`` says why).
+    """
+
+    name: str
+    state: str
+    tensor: TensorRecord | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class HookCallRecord:
+    """One call of a user hook: gradient before it and, if it returned one, after."""
+
+    pass_index: int | None
+    before: tuple[TensorRecord | None, ...]
+    after: tuple[TensorRecord | None, ...] | None
+
+    @property
+    def changed(self) -> bool:
+        """True when the hook returned a replacement gradient."""
+        return self.after is not None
+
+
+@dataclass(frozen=True)
+class HookRecord:
+    """A user hook: what kind, which function, where registered, its calls."""
+
+    kind: str
+    qualname: str
+    output_nr: int
+    source: SourceLine | None
+    calls: tuple[HookCallRecord, ...]
+
+
+_FREED_MARK = "freed"
+_saved_names_by_type: dict[type, tuple[str, ...]] = {}
+
+
+def _saved_names(node: Node) -> tuple[str, ...]:
+    cls = type(node)
+    names = _saved_names_by_type.get(cls)
+    if names is None:
+        if isinstance(node, torch.autograd.function.BackwardCFunction):
+            names = ("saved_tensors",)
+        else:
+            names = tuple(n for n in dir(cls) if n.startswith("_saved_"))
+        _saved_names_by_type[cls] = names
+    return names
+
+
+def _read_saved(node: Node, value_elements: int) -> tuple[SavedValue, ...]:
+    result = []
+    for name in _saved_names(node):
+        try:
+            value = getattr(node, name)
+        except RuntimeError as exc:
+            text = str(exc)
+            if _FREED_MARK in text:
+                result.append(SavedValue(name, "freed", text="freed by a backward pass without retain_graph=True"))
+            else:
+                result.append(SavedValue(name, "error", text=text.splitlines()[0]))
+            continue
+        except Exception as exc:  # a broken custom Function must not break the capture
+            result.append(SavedValue(name, "error", text=f"{type(exc).__name__}: {exc}"))
+            continue
+        if isinstance(value, torch.Tensor):
+            result.append(SavedValue(name, "tensor", summarize_tensor(value, value_elements=value_elements)))
+        elif isinstance(value, (tuple, list)) and value and all(isinstance(v, torch.Tensor) for v in value):
+            for i, v in enumerate(value):
+                result.append(SavedValue(f"{name}[{i}]", "tensor", summarize_tensor(v, value_elements=value_elements)))
+        else:
+            text = repr(value)
+            result.append(SavedValue(name, "value", text=text if len(text) <= 200 else text[:197] + "..."))
+    return tuple(result)
+
+
+def _source(lines: list[str], line: int | None) -> SourceLine | None:
+    if line is None:
+        return None
+    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return SourceLine(line, text)
+
+
+def _edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
+    if not t.requires_grad:
+        return None
+    try:
+        edge = torch.autograd.graph.get_gradient_edge(t)
+    except RuntimeError:
+        return None
+    return edge.node, edge.output_nr
+
+
+def walk_nodes(roots: list[Node]) -> tuple[list[Node], list[tuple[Node, Node, int, int]]]:
+    """Breadth-first walk of ``next_functions`` from ``roots``, iteratively.
+
+    Parameters
+    ----------
+    roots : list of Node
+
+    Returns
+    -------
+    nodes : list of Node
+        Each reachable node once, in discovery order.
+    edges : list of (u, v, slot, input_nr)
+        One per non-empty ``next_functions`` entry.
+    """
+    order: list[Node] = []
+    edges: list[tuple[Node, Node, int, int]] = []
+    seen: set[Node] = set()
+    queue: deque[Node] = deque()
+    for root in roots:
+        if root not in seen:
+            seen.add(root)
+            queue.append(root)
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for slot, (child, input_nr) in enumerate(node.next_functions):
+            if child is None:
+                continue
+            edges.append((node, child, slot, input_nr))
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return order, edges
+
+
+def _assign_paths(graph: nx.DiGraph, sources: list[tuple[str, str]], paths: dict[str, str]) -> None:
+    """Multi-source BFS: give each unassigned node its shortest expression."""
+    queue: deque[tuple[str, str]] = deque()
+    visited: set[str] = set()
+    for node_id, expr in sources:
+        if node_id not in visited:
+            visited.add(node_id)
+            queue.append((node_id, expr))
+    succ = graph._succ  # read-only fast access; edges are in slot order
+    while queue:
+        node_id, expr = queue.popleft()
+        paths.setdefault(node_id, expr)
+        children = sorted(succ[node_id].items(), key=lambda kv: kv[1]["slot"])
+        for child, data in children:
+            if child not in visited:
+                visited.add(child)
+                queue.append((child, f"{expr}.next_functions[{data['slot']}][0]"))
+
+
+def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
+                value_elements: int, saved_values: bool = True) -> tuple[nx.DiGraph, dict[Node, str]]:
+    """Walk the autograd graph of a finished run into a networkx graph.
+
+    Parameters
+    ----------
+    recorder : Recorder
+        The mode that watched the run (ops, passes, hooks).
+    bindings : Bindings
+        Named tensors and modules of the final namespace.
+    lines : list of str
+        The user's source lines, for ``source`` texts.
+    value_elements : int
+        Value cap for records taken now (leaves, saved tensors).
+    saved_values : bool
+        Read ``_saved_*`` attributes (the most expensive part on big graphs).
+
+    Returns
+    -------
+    graph : networkx.DiGraph
+        See the module docstring for the schema.
+    ids : dict of Node to str
+        Our id of each autograd node, for the caller to map passes and hooks.
+    """
+    named: dict[Node, list[str]] = {}
+    for tensor, names in bindings.tensors.values():
+        edge = _edge_of(tensor)
+        if edge is not None:
+            bucket = named.setdefault(edge[0], [])
+            bucket.extend(n for n in names if n not in bucket)
+    roots = list(named)
+    for record in recorder.passes:
+        roots.extend(node for node, _ in record.roots)
+    order, edges = walk_nodes(roots)
+    ids = {node: f"n{i}" for i, node in enumerate(order)}
+
+    hooks_by_node: dict[Node, list[HookInfo]] = {}
+    for info in recorder.hooks:
+        hooks_by_node.setdefault(info.node, []).append(info)
+
+    graph = nx.DiGraph()
+    custom_type = torch.autograd.function.BackwardCFunction
+    for node in order:
+        record = recorder.ops.get(node)
+        is_leaf = hasattr(node, "variable")
+        variable = leaf_grad = None
+        if is_leaf:
+            var = node.variable
+            variable = summarize_tensor(var, value_elements=value_elements)
+            leaf_grad = None if var.grad is None else summarize_tensor(var.grad, value_elements=value_elements)
+            outputs: tuple[TensorRecord | None, ...] = (variable,)
+            requires_grad = var.requires_grad
+        else:
+            if record is not None and record.outputs:
+                count = max(record.outputs) + 1
+                outputs = tuple(record.outputs[i].resolve() if i in record.outputs else None for i in range(count))
+            else:
+                outputs = ()
+            requires_grad = True
+        value = outputs[0] if outputs else None
+        grads = {}
+        for p in recorder.passes:
+            flow = p.node_grads.get(node)
+            if flow is not None:
+                grads[p.index] = GradFlow(outputs=resolve_all(flow[1]), inputs=resolve_all(flow[0]))
+        hooks = tuple(
+            HookRecord(h.kind, h.qualname, h.output_nr, _source(lines, h.line),
+                       tuple(HookCallRecord(c.pass_index, resolve_all(c.before), resolve_all(c.after))
+                             for c in h.calls))
+            for h in hooks_by_node.get(node, ())
+        )
+        kind = "leaf" if is_leaf else ("custom" if isinstance(node, custom_type) else "op")
+        graph.add_node(
+            ids[node],
+            op=node.name(),
+            kind=kind,
+            is_root=False,
+            names=tuple(named.get(node, ())),
+            path=None,
+            value=value,
+            outputs=outputs,
+            variable=variable,
+            grad=leaf_grad,
+            requires_grad=requires_grad,
+            grads=grads,
+            saved=_read_saved(node, value_elements) if saved_values and not is_leaf else (),
+            hooks=hooks,
+            source=_source(lines, record.line) if record is not None else None,
+            grad_enabled=record.grad_enabled if record is not None else None,
+            inference_mode=record.inference_mode if record is not None else None,
+            seq=record.seq if record is not None else None,
+            shape=value.shape if value is not None else None,
+            dtype=value.dtype if value is not None else None,
+            device=value.device if value is not None else None,
+        )
+    for u, v, slot, input_nr in edges:
+        uid, vid = ids[u], ids[v]
+        existing = graph._succ[uid].get(vid)
+        if existing is None:
+            graph.add_edge(uid, vid, slot=slot, input_nr=input_nr, slots=(slot,))
+        else:  # x * x: both slots lead to the same node; keep the first as `slot`
+            existing["slots"] += (slot,)
+
+    nodes = graph.nodes
+    for node_id in graph:
+        if graph.in_degree(node_id) == 0:
+            attrs = nodes[node_id]
+            attrs["is_root"] = True
+            if attrs["kind"] == "op":
+                attrs["kind"] = "root"
+
+    paths: dict[str, str] = {}
+    named_ops = [(ids[n], names[0]) for n, names in named.items() if not hasattr(n, "variable")]
+    _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if nodes[i]["is_root"]], paths)
+    _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if i not in paths], paths)
+    for node_id, expr in paths.items():
+        nodes[node_id]["path"] = expr
+    graph.graph["roots"] = tuple(dict.fromkeys(ids[r] for r in roots))
+    return graph, ids
+
+
+def node_for_tensor(tensor: torch.Tensor, ids: dict[Node, str]) -> str | None:
+    """Our id of the node a tensor belongs to (its grad_fn or accumulator)."""
+    edge = _edge_of(tensor)
+    return None if edge is None else ids.get(edge[0])

@@ -1,0 +1,483 @@
+"""Record what the user's code does to autograd while it runs.
+
+:class:`Recorder` is a :class:`torch.overrides.TorchFunctionMode`. PyTorch
+calls its ``__torch_function__`` for every torch function and ``Tensor``
+method the user's code calls (and the library code it calls), in the thread
+that pushed the mode only: torch function modes are thread-local, so a GUI
+thread running torch at the same time is not recorded. For each call it
+
+* records, for every output tensor that has a ``grad_fn``, the node, the
+  output's ``output_nr``, the forward value *at that moment* (through a
+  :class:`~gradexplorer.core.tensors.SnapshotBuffer`), grad mode and
+  inference mode, and the innermost line of the user's code on the stack;
+* remembers where every other output tensor came from (``detach``, ``.data``,
+  ops under ``no_grad``), weakly, for the explanations;
+* turns every ``Tensor.backward``, ``torch.autograd.backward`` and
+  ``torch.autograd.grad`` call into a :class:`PassRecord`: just before the
+  pass it registers a post hook (``Node.register_hook``) on every node
+  reachable from the pass's roots, so that each node learns the gradients
+  w.r.t. its outputs and its inputs in that pass; the hooks return ``None``
+  (so they never change a gradient) and are removed right after the pass;
+* wraps user hooks (``Tensor.register_hook``, ``retain_grad``, and, through a
+  source rewrite of the user's code, ``Node.register_hook`` /
+  ``Node.register_prehook``) so that each call's gradient before and after the
+  hook is recorded.
+
+Inside ``__torch_function__`` PyTorch disables the mode, so the torch calls
+made by gradexplorer itself (copies, hooks) are never recorded.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import itertools
+import sys
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch.autograd.graph import Node, get_gradient_edge
+from torch.overrides import TorchFunctionMode
+from torch.utils.weak import WeakIdKeyDictionary
+
+from .tensors import PendingRecord, SnapshotBuffer, TensorRecord
+
+__all__ = [
+    "HOOK_HELPER_NAME",
+    "HookCall",
+    "HookInfo",
+    "OpRecord",
+    "PassRecord",
+    "Recorder",
+    "TensorOrigin",
+    "rewrite_node_hook_calls",
+]
+
+#: The name under which the hook helper is injected into the user's namespace.
+HOOK_HELPER_NAME = "__gradexplorer_hook__"
+
+#: Property getters worth recording: they make new tensors (views or aliases).
+_RECORDED_GETTERS = frozenset({"data", "T", "mT", "H", "mH", "real", "imag"})
+
+_BACKWARD_FUNCS = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
+
+
+@dataclass
+class OpRecord:
+    """One autograd node created by the user's code (filled while running).
+
+    Attributes
+    ----------
+    seq : int
+        Creation order among recorded nodes (0, 1, 2, ...).
+    op : str
+        The torch function's name, e.g. ``"mul"``, ``"add_"``, ``"linear"``.
+    line : int or None
+        Innermost user-code line on the stack when the op ran.
+    grad_enabled, inference_mode : bool
+        ``torch.is_grad_enabled()`` / ``torch.is_inference_mode_enabled()``
+        at creation.
+    outputs : dict of int to PendingRecord
+        Forward value per ``output_nr`` at creation time.
+    """
+
+    seq: int
+    op: str
+    line: int | None
+    grad_enabled: bool
+    inference_mode: bool
+    outputs: dict[int, PendingRecord] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TensorOrigin:
+    """Where a tensor object came from (kept for every recorded output).
+
+    The tensor it was made from (detached, viewed, read through ``.data``)
+    is held weakly by the recorder: see :meth:`Recorder.source_of`.
+    """
+
+    op: str
+    line: int | None
+    grad_enabled: bool
+    inference_mode: bool
+    seq: int
+
+
+@dataclass
+class HookCall:
+    """One call of a user hook during a pass: the gradient before and after."""
+
+    pass_index: int | None
+    before: tuple[PendingRecord | None, ...]
+    after: tuple[PendingRecord | None, ...] | None  # None: the hook returned None (no change)
+
+
+@dataclass
+class HookInfo:
+    """A hook the user registered.
+
+    Attributes
+    ----------
+    kind : str
+        ``"tensor"`` (``Tensor.register_hook``), ``"retain_grad"``,
+        ``"node_post"`` (``Node.register_hook``) or ``"node_pre"``
+        (``Node.register_prehook``).
+    qualname : str
+        The hook function's ``__qualname__`` (``save_grad.<locals>.hook``).
+    node : Node
+        The autograd node the hook belongs to (the tensor's ``grad_fn`` or its
+        gradient accumulator).
+    output_nr : int
+        Which output of ``node`` a tensor hook watches.
+    line : int or None
+        The user line that registered it.
+    calls : list of HookCall
+    """
+
+    kind: str
+    qualname: str
+    node: Node
+    output_nr: int
+    line: int | None
+    calls: list[HookCall] = field(default_factory=list)
+
+
+@dataclass
+class PassRecord:
+    """One backward pass (``backward`` or ``autograd.grad``) the code ran.
+
+    Attributes
+    ----------
+    index : int
+        0-based pass number.
+    kind : str
+        ``"backward"`` or ``"grad"``.
+    line : int or None
+        The user line that started it.
+    roots : list of (Node, int)
+        Gradient edges of the tensors the pass started from.
+    inputs : list of (Node, int)
+        Gradient edges of ``inputs=`` (``autograd.grad``, or ``backward(inputs=...)``).
+    retain_graph, create_graph : bool
+    node_grads : dict
+        ``Node -> (grads w.r.t. inputs, grads w.r.t. outputs)`` from
+        gradexplorer's own post hooks.
+    results : tuple of PendingRecord or None
+        What ``autograd.grad`` returned.
+    error : str or None
+        The exception text if the pass raised.
+    """
+
+    index: int
+    kind: str
+    line: int | None
+    roots: list[tuple[Node, int]]
+    inputs: list[tuple[Node, int]]
+    retain_graph: bool
+    create_graph: bool
+    node_grads: dict[Node, tuple[tuple, tuple]] = field(default_factory=dict)
+    results: tuple[PendingRecord | None, ...] = ()
+    error: str | None = None
+
+
+def _qualname(fn: Any) -> str:
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__qualname__
+    module = getattr(fn, "__module__", None)
+    return name if module in (None, "__main__", "builtins") else f"{module}.{name}"
+
+
+def _tensor_args(value: Any) -> list[torch.Tensor]:
+    """Flatten a tensor or a sequence of tensors (backward's ``tensors`` argument)."""
+    if value is None:
+        return []
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, torch.Tensor)]
+    return []
+
+
+def _edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
+    if not t.requires_grad:
+        return None
+    try:
+        edge = get_gradient_edge(t)
+    except RuntimeError:
+        return None
+    return edge.node, edge.output_nr
+
+
+class _NodeHookRewriter(ast.NodeTransformer):
+    """Rewrite ``X.register_hook(f)`` / ``X.register_prehook(f)`` calls.
+
+    ``Node.register_hook`` is a C method of each node type, which cannot be
+    patched; rewriting the user's own calls is the only way to learn about
+    node hooks. ``X`` is evaluated once, as before; for a tensor the helper
+    simply calls the method (the torch function mode records it).
+    """
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("register_hook", "register_prehook"):
+            new = ast.Call(
+                func=ast.Name(id=HOOK_HELPER_NAME, ctx=ast.Load()),
+                args=[func.value, ast.Constant(func.attr), *node.args],
+                keywords=node.keywords,
+            )
+            return ast.copy_location(new, node)
+        return node
+
+
+def rewrite_node_hook_calls(tree: ast.Module) -> ast.Module:
+    """Return ``tree`` with node-hook registrations routed through the helper."""
+    return ast.fix_missing_locations(_NodeHookRewriter().visit(tree))
+
+
+class Recorder(TorchFunctionMode):
+    """The torch function mode that records ops, passes and hooks.
+
+    Parameters
+    ----------
+    filename : str
+        The filename the user's code was compiled with; frames with this
+        filename are "user frames".
+    snapshots : SnapshotBuffer
+        Takes the forward values and gradients.
+    max_ops : int
+        Record at most this many nodes; later ones are counted in
+        ``dropped_ops`` but not recorded (bounds memory on endless loops).
+    """
+
+    def __init__(self, *, filename: str, snapshots: SnapshotBuffer, max_ops: int = 500_000) -> None:
+        super().__init__()
+        self.filename = filename
+        self.snapshots = snapshots
+        self.max_ops = max_ops
+        self.thread_id = threading.get_ident()
+        self.ops: dict[Node, OpRecord] = {}
+        self.origins: WeakIdKeyDictionary = WeakIdKeyDictionary()
+        self.sources: WeakIdKeyDictionary = WeakIdKeyDictionary()
+        self.passes: list[PassRecord] = []
+        self.hooks: list[HookInfo] = []
+        self.dropped_ops = 0
+        self.active_pass: PassRecord | None = None
+        self._seq = itertools.count()
+        self._our_handles: list[Any] = []
+
+    # -- where are we in the user's code -------------------------------------------------
+    def user_line(self) -> int | None:
+        """Line of the innermost frame that belongs to the user's code."""
+        frame = sys._getframe(1)
+        filename = self.filename
+        while frame is not None:
+            if frame.f_code.co_filename == filename:
+                return frame.f_lineno
+            frame = frame.f_back
+        return None
+
+    # -- the mode -----------------------------------------------------------------------
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if kwargs is None:
+            kwargs = {}
+        if func in _BACKWARD_FUNCS:
+            return self._run_pass(func, args, kwargs)
+        if func is torch.Tensor.register_hook:
+            return self._register_tensor_hook(args, kwargs)
+        out = func(*args, **kwargs)
+        name = getattr(func, "__name__", "")
+        if name == "__get__":
+            name = getattr(getattr(func, "__self__", None), "__name__", "")
+            if name not in _RECORDED_GETTERS:
+                return out
+        elif name == "__set__" or name == "retain_grad":
+            if name == "retain_grad" and args:
+                self._note_retain_grad(args[0])
+            return out
+        if isinstance(out, torch.Tensor):
+            self._record_outputs(name, (out,), args)
+        elif isinstance(out, (tuple, list)) and out and isinstance(out[0], torch.Tensor):
+            self._record_outputs(name, out, args)
+        return out
+
+    def _record_outputs(self, op: str, outputs, args) -> None:
+        line = self.user_line()
+        grad_enabled = torch.is_grad_enabled()
+        inference = torch.is_inference_mode_enabled()
+        source = args[0] if args and isinstance(args[0], torch.Tensor) else None
+        origins = self.origins
+        for out in outputs:
+            if not isinstance(out, torch.Tensor):
+                continue
+            if out not in origins:
+                origins[out] = TensorOrigin(op, line, grad_enabled, inference, next(self._seq))
+                if source is not None and source is not out and (out.grad_fn is None or out._is_view()):
+                    # Weakly: a strong reference would keep every input alive.
+                    self.sources[out] = weakref.ref(source)
+            node = out.grad_fn
+            if node is None:
+                continue
+            record = self.ops.get(node)
+            if record is None:
+                if len(self.ops) >= self.max_ops:
+                    self.dropped_ops += 1
+                    continue
+                record = OpRecord(next(self._seq), op, line, grad_enabled, inference)
+                self.ops[node] = record
+            nr = out.output_nr
+            if nr not in record.outputs:
+                record.outputs[nr] = self.snapshots.take(out)
+
+    # -- backward passes ----------------------------------------------------------------
+    _signatures: dict[Any, inspect.Signature] = {}
+
+    def _bind(self, func, args, kwargs) -> dict[str, Any]:
+        sig = self._signatures.get(func)
+        if sig is None:
+            sig = self._signatures[func] = inspect.signature(func)
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return {}
+        return dict(bound.arguments)
+
+    def _run_pass(self, func, args, kwargs):
+        params = self._bind(func, args, kwargs)
+        if func is torch.autograd.grad:
+            kind, root_tensors = "grad", _tensor_args(params.get("outputs"))
+            input_tensors = _tensor_args(params.get("inputs"))
+        elif func is torch.Tensor.backward:
+            kind, root_tensors = "backward", _tensor_args(params.get("self"))
+            input_tensors = _tensor_args(params.get("inputs"))
+        else:
+            kind, root_tensors = "backward", _tensor_args(params.get("tensors"))
+            input_tensors = _tensor_args(params.get("inputs"))
+        create_graph = bool(params.get("create_graph", False))
+        retain = params.get("retain_graph")
+        retain_graph = create_graph if retain is None else bool(retain)
+        roots = [e for e in map(_edge_of, root_tensors) if e is not None]
+        inputs = [e for e in map(_edge_of, input_tensors) if e is not None]
+        record = PassRecord(len(self.passes), kind, self.user_line(), roots, inputs, retain_graph, create_graph)
+        self.passes.append(record)
+        handles = self._hook_reachable(record)
+        previous, self.active_pass = self.active_pass, record
+        try:
+            result = func(*args, **kwargs)
+        except BaseException as exc:
+            record.error = f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            self.active_pass = previous
+            for handle in handles:
+                handle.remove()
+        if kind == "grad" and isinstance(result, tuple):
+            take = self.snapshots.take
+            record.results = tuple(None if g is None else take(g) for g in result)
+        return result
+
+    def _hook_reachable(self, record: PassRecord) -> list[Any]:
+        """Register our post hook on every node reachable from the pass's roots."""
+        take = self.snapshots.take
+        grads = record.node_grads
+
+        def make_hook(node):
+            def gradexplorer_hook(grad_inputs, grad_outputs):
+                grads[node] = (
+                    tuple(None if g is None else take(g) for g in grad_inputs),
+                    tuple(None if g is None else take(g) for g in grad_outputs),
+                )
+                return None  # never change the gradient
+
+            gradexplorer_hook.__gradexplorer__ = True
+            return gradexplorer_hook
+
+        handles = []
+        seen: set[Node] = set()
+        stack = [node for node, _ in record.roots]
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            handles.append(node.register_hook(make_hook(node)))
+            for child, _ in node.next_functions:
+                if child is not None and child not in seen:
+                    stack.append(child)
+        return handles
+
+    # -- user hooks ---------------------------------------------------------------------
+    def _snapshot_grads(self, value) -> tuple[PendingRecord | None, ...]:
+        take = self.snapshots.take
+        if isinstance(value, torch.Tensor):
+            return (take(value),)
+        if isinstance(value, (tuple, list)):
+            return tuple(take(g) if isinstance(g, torch.Tensor) else None for g in value)
+        return ()
+
+    def _wrap(self, info: HookInfo, hook):
+        recorder = self
+
+        def wrapped(*grads):
+            # The first argument is what the hook may replace: the tensor's
+            # gradient, a post hook's grad_inputs, a pre hook's grad_outputs.
+            # Copy it before the call, in case the hook changes it in place.
+            before = recorder._snapshot_grads(grads[0])
+            result = hook(*grads)
+            after = None if result is None else recorder._snapshot_grads(result)
+            index = recorder.active_pass.index if recorder.active_pass is not None else None
+            info.calls.append(HookCall(index, before, after))
+            return result
+
+        wrapped.__wrapped__ = hook
+        wrapped.__qualname__ = getattr(hook, "__qualname__", "hook")
+        return wrapped
+
+    def _register_tensor_hook(self, args, kwargs):
+        tensor = args[0]
+        hook = args[1] if len(args) > 1 else kwargs["hook"]
+        edge = _edge_of(tensor)
+        if edge is None:  # PyTorch raises its own clear error for this
+            return torch.Tensor.register_hook(tensor, hook)
+        info = HookInfo("tensor", _qualname(hook), edge[0], edge[1], self.user_line())
+        self.hooks.append(info)
+        return torch.Tensor.register_hook(tensor, self._wrap(info, hook))
+
+    def _note_retain_grad(self, tensor) -> None:
+        edge = _edge_of(tensor)
+        if edge is not None and tensor.grad_fn is not None:
+            self.hooks.append(HookInfo("retain_grad", "Tensor.retain_grad", edge[0], edge[1], self.user_line()))
+
+    def register_via_helper(self, obj, method: str, *args, **kwargs):
+        """Run ``obj.<method>(*args)``, recording and wrapping node hooks.
+
+        Injected into the user's namespace as :data:`HOOK_HELPER_NAME`; see
+        :func:`rewrite_node_hook_calls`.
+        """
+        if isinstance(obj, torch.Tensor) or not isinstance(obj, Node) or not args:
+            return getattr(obj, method)(*args, **kwargs)
+        hook, rest = args[0], args[1:]
+        kind = "node_post" if method == "register_hook" else "node_pre"
+        info = HookInfo(kind, _qualname(hook), obj, 0, self.user_line())
+        self.hooks.append(info)
+        return getattr(obj, method)(self._wrap(info, hook), *rest, **kwargs)
+
+    # -- reading results ----------------------------------------------------------------
+    def origin_of(self, tensor: torch.Tensor) -> TensorOrigin | None:
+        """Where ``tensor`` was created, if the recorder saw it."""
+        return self.origins.get(tensor)
+
+    def source_of(self, tensor: torch.Tensor) -> torch.Tensor | None:
+        """The tensor ``tensor`` was made from (first tensor argument of its op)."""
+        ref = self.sources.get(tensor)
+        return None if ref is None else ref()
+
+
+def resolve_all(pending: tuple[PendingRecord | None, ...] | None) -> tuple[TensorRecord | None, ...] | None:
+    """Resolve a tuple of pending records (``None`` stays ``None``)."""
+    if pending is None:
+        return None
+    return tuple(None if p is None else p.resolve() for p in pending)
