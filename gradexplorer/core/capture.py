@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import platform
 import time
 import traceback as tb_module
@@ -276,6 +277,17 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
     return tuple(infos)
 
 
+def _default_device(device: torch.device):
+    """``torch.device(device)`` as the factory default, skipped when it already is.
+
+    The device context is itself a torch function mode: on cpu (the usual
+    default) skipping it spares a second Python dispatch on every torch call.
+    """
+    if device == torch.get_default_device():
+        return contextlib.nullcontext()
+    return device
+
+
 def capture(
     code: str,
     *,
@@ -340,7 +352,7 @@ def capture(
     started = time.perf_counter()
     with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err):
         try:
-            with torch.enable_grad(), torch.inference_mode(False), torch_device, recorder:
+            with torch.enable_grad(), torch.inference_mode(False), _default_device(torch_device), recorder:
                 exec(program, namespace)
         except BaseException as exc:  # the user's exception (or a Stop) is data, never raised
             error = _exception_report(exc, filename, lines)

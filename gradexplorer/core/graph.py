@@ -33,6 +33,11 @@ Node attributes
     form the notes use: ``e.grad_fn.next_functions[0][0].next_functions[1][0]``.
     Shortest from a named root tensor (one nothing consumes); nodes no named
     root reaches get the shortest path from any named op tensor; else None.
+    None too for nodes over :data:`MAX_PATH_HOPS` deep: use
+    :func:`path_expression` for those.
+``path_via`` : tuple or None
+    How ``path`` is reached: ``(None, "e.grad_fn", 0)`` at a named tensor,
+    ``(parent id, slot, hops)`` below it; None when no path exists.
 ``value`` : TensorRecord or None
     Forward value of output 0 *when the op ran* (op nodes), or the leaf
     tensor's value at the end of the run (leaves).
@@ -93,6 +98,7 @@ __all__ = [
     "SavedValue",
     "SourceLine",
     "build_graph",
+    "path_expression",
     "walk_nodes",
 ]
 
@@ -169,7 +175,17 @@ def _saved_names(node: Node) -> tuple[str, ...]:
     return names
 
 
-def _read_saved(node: Node, value_elements: int) -> tuple[SavedValue, ...]:
+_FREED = "freed by a backward pass without retain_graph=True"
+
+
+def _read_saved(node: Node, value_elements: int, freed: bool) -> tuple[SavedValue, ...]:
+    """Read a node's saved attributes; ``freed`` says a pass already released them.
+
+    Knowing it spares a getattr that raises (and builds a long message) per
+    attribute on every node of a graph that went through ``backward()``.
+    """
+    if freed:
+        return tuple(SavedValue(name, "freed", text=_FREED) for name in _saved_names(node))
     result = []
     for name in _saved_names(node):
         try:
@@ -177,7 +193,7 @@ def _read_saved(node: Node, value_elements: int) -> tuple[SavedValue, ...]:
         except RuntimeError as exc:
             text = str(exc)
             if _FREED_MARK in text:
-                result.append(SavedValue(name, "freed", text="freed by a backward pass without retain_graph=True"))
+                result.append(SavedValue(name, "freed", text=_FREED))
             else:
                 result.append(SavedValue(name, "error", text=text.splitlines()[0]))
             continue
@@ -247,23 +263,50 @@ def walk_nodes(roots: list[Node]) -> tuple[list[Node], list[tuple[Node, Node, in
     return order, edges
 
 
-def _assign_paths(graph: nx.DiGraph, sources: list[tuple[str, str]], paths: dict[str, str]) -> None:
-    """Multi-source BFS: give each unassigned node its shortest expression."""
-    queue: deque[tuple[str, str]] = deque()
-    visited: set[str] = set()
+#: Nodes deeper than this many ``next_functions`` hops get ``path`` None
+#: (the text would grow with depth: a 100,000-op chain would need gigabytes);
+#: :func:`path_expression` still builds their expression on demand.
+MAX_PATH_HOPS = 256
+
+
+def _assign_paths(graph: nx.DiGraph, sources: list[tuple[str, str]], via: dict[str, tuple]) -> None:
+    """Multi-source BFS: record for each unassigned node how its path is reached.
+
+    ``via[node] = (None, expr, 0)`` for a source, ``(parent, slot, hops)`` otherwise.
+    Edges are visited in slot order, so ties go to the lowest slot.
+    """
+    queue: deque[str] = deque()
     for node_id, expr in sources:
-        if node_id not in visited:
-            visited.add(node_id)
-            queue.append((node_id, expr))
-    succ = graph._succ  # read-only fast access; edges are in slot order
+        if node_id not in via:
+            via[node_id] = (None, expr, 0)
+            queue.append(node_id)
+    succ = graph._succ  # read-only fast access; edges were added in slot order
     while queue:
-        node_id, expr = queue.popleft()
-        paths.setdefault(node_id, expr)
-        children = sorted(succ[node_id].items(), key=lambda kv: kv[1]["slot"])
-        for child, data in children:
-            if child not in visited:
-                visited.add(child)
-                queue.append((child, f"{expr}.next_functions[{data['slot']}][0]"))
+        node_id = queue.popleft()
+        hops = via[node_id][2] + 1
+        for child, data in succ[node_id].items():
+            if child not in via:
+                via[child] = (node_id, data["slot"], hops)
+                queue.append(child)
+
+
+def path_expression(graph: nx.DiGraph, node_id: str) -> str | None:
+    """The full Python expression reaching ``node_id``, however deep.
+
+    Follows ``path_via`` links back to the named tensor, so it costs time
+    proportional to the depth; ``graph.nodes[node_id]["path"]`` holds the
+    same text precomputed for nodes up to :data:`MAX_PATH_HOPS` deep.
+    """
+    parts = []
+    nodes = graph.nodes
+    via = nodes[node_id].get("path_via")
+    if via is None:
+        return None
+    while via[0] is not None:
+        parts.append(f".next_functions[{via[1]}][0]")
+        via = nodes[via[0]]["path_via"]
+    parts.append(via[1])
+    return "".join(reversed(parts))
 
 
 def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
@@ -327,10 +370,13 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
             requires_grad = True
         value = outputs[0] if outputs else None
         grads = {}
+        freed = False
         for p in recorder.passes:
             flow = p.node_grads.get(node)
             if flow is not None:
                 grads[p.index] = GradFlow(outputs=resolve_all(flow[1]), inputs=resolve_all(flow[0]))
+                # Autograd releases a node's saved tensors right after running it.
+                freed = freed or not p.retain_graph
         hooks = tuple(
             HookRecord(h.kind, h.qualname, h.output_nr, _source(lines, h.line),
                        tuple(HookCallRecord(c.pass_index, resolve_all(c.before), resolve_all(c.after))
@@ -345,13 +391,14 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
             is_root=False,
             names=tuple(named.get(node, ())),
             path=None,
+            path_via=None,
             value=value,
             outputs=outputs,
             variable=variable,
             grad=leaf_grad,
             requires_grad=requires_grad,
             grads=grads,
-            saved=_read_saved(node, value_elements) if saved_values and not is_leaf else (),
+            saved=_read_saved(node, value_elements, freed) if saved_values and not is_leaf else (),
             hooks=hooks,
             source=_source(lines, record.line) if record is not None else None,
             grad_enabled=record.grad_enabled if record is not None else None,
@@ -377,12 +424,20 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
             if attrs["kind"] == "op":
                 attrs["kind"] = "root"
 
-    paths: dict[str, str] = {}
+    via: dict[str, tuple] = {}
     named_ops = [(ids[n], names[0]) for n, names in named.items() if not hasattr(n, "variable")]
-    _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if nodes[i]["is_root"]], paths)
-    _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if i not in paths], paths)
-    for node_id, expr in paths.items():
-        nodes[node_id]["path"] = expr
+    _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if nodes[i]["is_root"]], via)
+    _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if i not in via], via)
+    texts: dict[str, str] = {}
+    for node_id, link in via.items():  # BFS order: a parent's text exists before its children's
+        parent, slot, hops = link
+        attrs = nodes[node_id]
+        attrs["path_via"] = link
+        if parent is None:
+            texts[node_id] = slot
+        elif hops <= MAX_PATH_HOPS:
+            texts[node_id] = f"{texts[parent]}.next_functions[{slot}][0]"
+        attrs["path"] = texts.get(node_id)
     graph.graph["roots"] = tuple(dict.fromkeys(ids[r] for r in roots))
     return graph, ids
 

@@ -41,7 +41,6 @@ from typing import Any
 import torch
 from torch.autograd.graph import Node, get_gradient_edge
 from torch.overrides import TorchFunctionMode
-from torch.utils.weak import WeakIdKeyDictionary
 
 from .tensors import PendingRecord, SnapshotBuffer, TensorRecord
 
@@ -184,6 +183,52 @@ class PassRecord:
     error: str | None = None
 
 
+class _GradTap:
+    """gradexplorer's own post hook: copies a node's gradients in one pass.
+
+    It returns ``None``, which tells autograd to keep the gradients as they
+    are, so it can never change a result. A node's input gradient is often the
+    very tensor its child receives as output gradient: ``taken`` (per pass)
+    lets both share one copy.
+    """
+
+    __slots__ = ("node", "grads", "snapshots", "taken")
+    __gradexplorer__ = True
+
+    def __init__(self, node: Node, grads: dict, snapshots: SnapshotBuffer, taken: dict) -> None:
+        self.node = node
+        self.grads = grads
+        self.snapshots = snapshots
+        self.taken = taken
+
+    def _take(self, g: torch.Tensor | None) -> PendingRecord | None:
+        if g is None:
+            return None
+        hit = self.taken.get(id(g))
+        if hit is not None and hit[0] is g:
+            return hit[1]
+        pending = self.snapshots.take(g)
+        self.taken[id(g)] = (g, pending)
+        return pending
+
+    def __call__(self, grad_inputs, grad_outputs):
+        take = self._take
+        self.grads[self.node] = (tuple(map(take, grad_inputs)), tuple(map(take, grad_outputs)))
+        return None
+
+
+class _ClearOnRemove:
+    """A pseudo hook handle that empties a dict when the pass's hooks are removed."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: dict) -> None:
+        self.target = target
+
+    def remove(self) -> None:
+        self.target.clear()
+
+
 def _qualname(fn: Any) -> str:
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__qualname__
     module = getattr(fn, "__module__", None)
@@ -260,8 +305,11 @@ class Recorder(TorchFunctionMode):
         self.max_ops = max_ops
         self.thread_id = threading.get_ident()
         self.ops: dict[Node, OpRecord] = {}
-        self.origins: WeakIdKeyDictionary = WeakIdKeyDictionary()
-        self.sources: WeakIdKeyDictionary = WeakIdKeyDictionary()
+        # id(tensor) -> (weakref to it, origin, weakref to its source or None).
+        # A plain dict with a weakref check is several times cheaper per op
+        # than WeakIdKeyDictionary; a dead entry whose id Python reuses fails
+        # the identity check and is overwritten.
+        self._origins: dict[int, tuple[weakref.ref, TensorOrigin, weakref.ref | None]] = {}
         self.passes: list[PassRecord] = []
         self.hooks: list[HookInfo] = []
         self.dropped_ops = 0
@@ -309,15 +357,16 @@ class Recorder(TorchFunctionMode):
         grad_enabled = torch.is_grad_enabled()
         inference = torch.is_inference_mode_enabled()
         source = args[0] if args and isinstance(args[0], torch.Tensor) else None
-        origins = self.origins
+        origins = self._origins
         for out in outputs:
             if not isinstance(out, torch.Tensor):
                 continue
-            if out not in origins:
-                origins[out] = TensorOrigin(op, line, grad_enabled, inference, next(self._seq))
-                if source is not None and source is not out and (out.grad_fn is None or out._is_view()):
-                    # Weakly: a strong reference would keep every input alive.
-                    self.sources[out] = weakref.ref(source)
+            entry = origins.get(id(out))
+            if entry is None or entry[0]() is not out:
+                # Weakly: a strong reference would keep every input alive.
+                src = (weakref.ref(source) if source is not None and source is not out
+                       and (out.grad_fn is None or out._is_view()) else None)
+                origins[id(out)] = (weakref.ref(out), TensorOrigin(op, line, grad_enabled, inference, next(self._seq)), src)
             node = out.grad_fn
             if node is None:
                 continue
@@ -380,21 +429,8 @@ class Recorder(TorchFunctionMode):
         return result
 
     def _hook_reachable(self, record: PassRecord) -> list[Any]:
-        """Register our post hook on every node reachable from the pass's roots."""
-        take = self.snapshots.take
-        grads = record.node_grads
-
-        def make_hook(node):
-            def gradexplorer_hook(grad_inputs, grad_outputs):
-                grads[node] = (
-                    tuple(None if g is None else take(g) for g in grad_inputs),
-                    tuple(None if g is None else take(g) for g in grad_outputs),
-                )
-                return None  # never change the gradient
-
-            gradexplorer_hook.__gradexplorer__ = True
-            return gradexplorer_hook
-
+        """Register a :class:`_GradTap` on every node reachable from the pass's roots."""
+        taken: dict[int, tuple[torch.Tensor, PendingRecord]] = {}
         handles = []
         seen: set[Node] = set()
         stack = [node for node, _ in record.roots]
@@ -403,10 +439,12 @@ class Recorder(TorchFunctionMode):
             if node in seen:
                 continue
             seen.add(node)
-            handles.append(node.register_hook(make_hook(node)))
+            handles.append(node.register_hook(_GradTap(node, record.node_grads, self.snapshots, taken)))
             for child, _ in node.next_functions:
                 if child is not None and child not in seen:
                     stack.append(child)
+        # Drop the gradient references the taps kept for de-duplication.
+        handles.append(_ClearOnRemove(taken))
         return handles
 
     # -- user hooks ---------------------------------------------------------------------
@@ -466,14 +504,19 @@ class Recorder(TorchFunctionMode):
         return getattr(obj, method)(self._wrap(info, hook), *rest, **kwargs)
 
     # -- reading results ----------------------------------------------------------------
+    def _entry(self, tensor: torch.Tensor):
+        entry = self._origins.get(id(tensor))
+        return entry if entry is not None and entry[0]() is tensor else None
+
     def origin_of(self, tensor: torch.Tensor) -> TensorOrigin | None:
         """Where ``tensor`` was created, if the recorder saw it."""
-        return self.origins.get(tensor)
+        entry = self._entry(tensor)
+        return None if entry is None else entry[1]
 
     def source_of(self, tensor: torch.Tensor) -> torch.Tensor | None:
-        """The tensor ``tensor`` was made from (first tensor argument of its op)."""
-        ref = self.sources.get(tensor)
-        return None if ref is None else ref()
+        """The tensor ``tensor`` was made from (detached, viewed, ``.data``), if alive."""
+        entry = self._entry(tensor)
+        return None if entry is None or entry[2] is None else entry[2]()
 
 
 def resolve_all(pending: tuple[PendingRecord | None, ...] | None) -> tuple[TensorRecord | None, ...] | None:

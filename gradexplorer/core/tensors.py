@@ -91,9 +91,11 @@ class TensorRecord:
     device : str
         Where the tensor lived, e.g. ``"cpu"``, ``"cuda:0"``, ``"meta"``.
     requires_grad : bool
-    stats : TensorStats or None
-        ``None`` when the values cannot be read (meta tensors, sparse or
-        other exotic layouts).
+    summary : TensorStats or None
+        Statistics stored with the record: always for tensors too large to
+        keep ``data``; for the others they are computed from ``data`` the
+        first time :attr:`stats` is read (most records are never looked at,
+        so a capture does not pay for them). Read :attr:`stats`, not this.
     data : torch.Tensor or None
         A detached, contiguous CPU copy when the tensor had at most
         ``value_elements`` elements, else ``None``. Treat it as read-only.
@@ -105,9 +107,17 @@ class TensorRecord:
     dtype: str
     device: str
     requires_grad: bool
-    stats: TensorStats | None
+    summary: TensorStats | None = field(default=None, compare=False, repr=False)
     data: torch.Tensor | None = field(default=None, compare=False, repr=False)
     note: str = ""
+
+    @property
+    def stats(self) -> TensorStats | None:
+        """Summary statistics; ``None`` when the values cannot be read (meta, sparse)."""
+        if self.summary is None and self.data is not None:
+            # Caching into a frozen record: idempotent, so safe from any thread.
+            object.__setattr__(self, "summary", _stats_for(self.data))
+        return self.summary
 
     @property
     def numel(self) -> int:
@@ -157,23 +167,51 @@ def format_number(value: float | int | bool) -> str:
     return f"{value:.4g}"
 
 
-def _python_numbers(t: torch.Tensor) -> tuple:
-    return tuple(t.tolist()) if t.numel() else ()
+#: Tensors up to this many elements get their statistics computed in Python
+#: from ``tolist()``: for tiny tensors that is ten times cheaper than a
+#: handful of torch reductions, and most autograd graphs are full of them.
+_PYTHON_STATS_ELEMENTS = 64
 
 
-def _stats_of(t: torch.Tensor) -> TensorStats:
-    """Compute :class:`TensorStats` of a strided tensor on its own device."""
+def _python_stats(values: list) -> TensorStats:
+    head = tuple(values[:EDGE_VALUES])
+    tail = tuple(values[-EDGE_VALUES:]) if len(values) > EDGE_VALUES else ()
+    if values and isinstance(values[0], complex):
+        values = [abs(v) for v in values]
+    nan_count = inf_count = 0
+    finite = values
+    if values and isinstance(values[0], float):
+        finite = [v for v in values if math.isfinite(v)]
+        if len(finite) != len(values):
+            nan_count = sum(1 for v in values if math.isnan(v))
+            inf_count = len(values) - len(finite) - nan_count
+    if not finite:
+        return TensorStats(None, None, None, None, nan_count, inf_count, head, tail)
+    n = len(finite)
+    if n == 1:
+        v = float(finite[0])
+        return TensorStats(v, v, v, 0.0, nan_count, inf_count, head, tail)
+    mean = math.fsum(finite) / n
+    std = math.sqrt(math.fsum((v - mean) ** 2 for v in finite) / (n - 1)) if n > 1 else 0.0
+    return TensorStats(float(min(finite)), float(max(finite)), mean, std, nan_count, inf_count, head, tail)
+
+
+def _stats_for(t: torch.Tensor) -> TensorStats:
+    if t.numel() <= _PYTHON_STATS_ELEMENTS:
+        return _python_stats(t.reshape(-1).tolist())
+    return _torch_stats(t)
+
+
+def _torch_stats(t: torch.Tensor) -> TensorStats:
+    """Compute :class:`TensorStats` of a strided tensor with torch reductions on its device."""
     flat = t.detach().reshape(-1)
-    head = _python_numbers(flat[:EDGE_VALUES].cpu())
-    tail = _python_numbers(flat[-EDGE_VALUES:].cpu()) if flat.numel() > EDGE_VALUES else ()
+    head = tuple(flat[:EDGE_VALUES].tolist())
+    tail = tuple(flat[-EDGE_VALUES:].tolist()) if flat.numel() > EDGE_VALUES else ()
     if flat.is_complex():
         flat = flat.abs()
-        head = tuple(complex(v) for v in head)
-        tail = tuple(complex(v) for v in tail)
     if flat.dtype == torch.bool or not flat.is_floating_point():
-        values = flat.to(torch.float64)
+        finite = flat.to(torch.float64)
         nan_count = inf_count = 0
-        finite = values
     else:
         values = flat if flat.dtype in (torch.float32, torch.float64) else flat.float()
         nan_mask = torch.isnan(values)
@@ -184,9 +222,8 @@ def _stats_of(t: torch.Tensor) -> TensorStats:
     if finite.numel() == 0:
         return TensorStats(None, None, None, None, int(nan_count), int(inf_count), head, tail)
     lo, hi = torch.aminmax(finite)
-    mean = finite.mean(dtype=torch.float64) if finite.is_floating_point() else finite.double().mean()
-    std = finite.double().std() if finite.numel() > 1 else torch.zeros((), dtype=torch.float64)
-    lo, hi, mean, std = torch.stack([lo.double(), hi.double(), mean.double(), std.double()]).tolist()
+    std, mean = torch.std_mean(finite.double()) if finite.numel() > 1 else (torch.zeros((), dtype=torch.float64), finite.double().mean())
+    lo, hi, mean, std = torch.stack([lo.double(), hi.double(), mean, std]).tolist()
     return TensorStats(lo, hi, mean, std, int(nan_count), int(inf_count), head, tail)
 
 
@@ -199,6 +236,7 @@ def summarize_tensor(
     *,
     value_elements: int = DEFAULT_VALUE_ELEMENTS,
     requires_grad: bool | None = None,
+    owned: bool = False,
 ) -> TensorRecord:
     """Describe ``t`` now, reading its values synchronously.
 
@@ -210,6 +248,9 @@ def summarize_tensor(
         Keep a full CPU copy when ``t.numel() <= value_elements``.
     requires_grad : bool, optional
         Override ``t.requires_grad`` (a detached copy has lost it).
+    owned : bool, keyword-only
+        ``t`` is already a private copy (from :class:`SnapshotBuffer`): a CPU
+        one is kept as the record's data without copying it again.
 
     Returns
     -------
@@ -223,17 +264,19 @@ def summarize_tensor(
         return TensorRecord(shape, dtype, device, rg, None, None, "meta tensor: it has a shape but no values")
     if t.layout != torch.strided:
         return TensorRecord(shape, dtype, device, rg, None, None, f"{t.layout} tensor: values are not captured")
+    numel = t.numel()
     try:
-        stats = _stats_of(t)
+        if numel <= value_elements:
+            if owned and t.device.type == "cpu" and t.is_contiguous():
+                data = t
+            else:
+                data = t.detach().to("cpu", copy=True).contiguous()
+            return TensorRecord(shape, dtype, device, rg, None, data)
+        stats = _torch_stats(t)
     except RuntimeError as exc:  # e.g. tensors whose storage is not accessible
         return TensorRecord(shape, dtype, device, rg, None, None, f"values could not be read: {exc}")
-    data = None
-    note = ""
-    if t.numel() <= value_elements:
-        data = t.detach().to("cpu", copy=True).contiguous()
-    else:
-        note = f"{t.numel():,} elements is over the {value_elements:,}-element cap: summary only"
-    return TensorRecord(shape, dtype, device, rg, stats, data, note)
+    note = f"{numel:,} elements is over the {value_elements:,}-element cap: summary only"
+    return TensorRecord(shape, dtype, device, rg, stats, None, note)
 
 
 class PendingRecord:
@@ -254,9 +297,10 @@ class PendingRecord:
             copy = self._copy
             self._copy = None
             self._record = summarize_tensor(
-                copy, value_elements=self._buffer.value_elements, requires_grad=self._requires_grad
+                copy, value_elements=self._buffer.value_elements, requires_grad=self._requires_grad, owned=True
             )
             self._buffer.release(copy)
+            del copy
         return self._record
 
 
