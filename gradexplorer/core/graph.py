@@ -40,7 +40,11 @@ Node attributes
     ``(parent id, slot, hops)`` below it; None when no path exists.
 ``value`` : TensorRecord or None
     Forward value of output 0 *when the op ran* (op nodes), or the leaf
-    tensor's value at the end of the run (leaves).
+    tensor's value at the end of the run (leaves). Nodes made where the
+    recorder cannot see (inside a composite op such as the ``TBackward0`` of
+    ``linear``, inside a ``create_graph`` backward, a view's base after an
+    in-place op) have None, unless a name is bound to their tensor: then the
+    value at the end of the run, with a ``note`` saying so.
 ``outputs`` : tuple of (TensorRecord or None)
     Forward value per ``output_nr`` (multi-output ops such as ``split``).
 ``variable`` : TensorRecord or None
@@ -59,7 +63,7 @@ Node attributes
 ``hooks`` : tuple of HookRecord
     User hooks on this node, with each call's gradient before and after.
 ``source`` : SourceLine or None
-    The user line that created the node.
+    The user line that created the node (for a leaf: its tensor).
 ``grad_enabled``, ``inference_mode`` : bool or None
     Grad mode and inference mode when the op ran (None if not recorded).
 ``seq`` : int or None
@@ -81,7 +85,7 @@ Edge attributes
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import networkx as nx
 import torch
@@ -334,11 +338,13 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
         Our id of each autograd node, for the caller to map passes and hooks.
     """
     named: dict[Node, list[str]] = {}
+    named_tensors: dict[Node, dict[int, torch.Tensor]] = {}
     for tensor, names in bindings.tensors.values():
         edge = _edge_of(tensor)
         if edge is not None:
             bucket = named.setdefault(edge[0], [])
             bucket.extend(n for n in names if n not in bucket)
+            named_tensors.setdefault(edge[0], {}).setdefault(edge[1], tensor)
     roots = list(named)
     for record in recorder.passes:
         roots.extend(node for node, _ in record.roots)
@@ -355,16 +361,32 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
         record = recorder.ops.get(node)
         is_leaf = hasattr(node, "variable")
         variable = leaf_grad = None
+        line = record.line if record is not None else None
+        grad_enabled = record.grad_enabled if record is not None else None
+        inference = record.inference_mode if record is not None else None
         if is_leaf:
             var = node.variable
             variable = summarize_tensor(var, value_elements=value_elements)
             leaf_grad = None if var.grad is None else summarize_tensor(var.grad, value_elements=value_elements)
             outputs: tuple[TensorRecord | None, ...] = (variable,)
             requires_grad = var.requires_grad
+            origin = recorder.origin_of(var)
+            if origin is not None:  # a leaf's line is where its tensor was made
+                line, grad_enabled, inference = origin.line, origin.grad_enabled, origin.inference_mode
         else:
             if record is not None and record.outputs:
                 count = max(record.outputs) + 1
                 outputs = tuple(record.outputs[i].resolve() if i in record.outputs else None for i in range(count))
+            elif node in named_tensors:
+                # Made where the mode could not see it (inside a backward with
+                # create_graph, an in-place op on a view's base): the named
+                # tensor's value at the end is the best there is, and says so.
+                by_nr = named_tensors[node]
+                outputs = tuple(
+                    replace(summarize_tensor(by_nr[i], value_elements=value_elements),
+                            note="value at the end of the run (the op that made it was not recorded)")
+                    if i in by_nr else None
+                    for i in range(max(by_nr) + 1))
             else:
                 outputs = ()
             requires_grad = True
@@ -373,6 +395,13 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
         freed = False
         for p in recorder.passes:
             flow = p.node_grads.get(node)
+            if flow is None and p.results:
+                # autograd.grad stops at its inputs without running their
+                # nodes, so the taps never fire there: its results are the
+                # gradients w.r.t. those inputs.
+                for (input_node, _), result in zip(p.inputs, p.results):
+                    if input_node is node and result is not None:
+                        grads[p.index] = GradFlow(outputs=(result.resolve(),), inputs=())
             if flow is not None:
                 grads[p.index] = GradFlow(outputs=resolve_all(flow[1]), inputs=resolve_all(flow[0]))
                 # Autograd releases a node's saved tensors right after running it.
@@ -400,9 +429,9 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
             grads=grads,
             saved=_read_saved(node, value_elements, freed) if saved_values and not is_leaf else (),
             hooks=hooks,
-            source=_source(lines, record.line) if record is not None else None,
-            grad_enabled=record.grad_enabled if record is not None else None,
-            inference_mode=record.inference_mode if record is not None else None,
+            source=_source(lines, line),
+            grad_enabled=grad_enabled,
+            inference_mode=inference,
             seq=record.seq if record is not None else None,
             shape=value.shape if value is not None else None,
             dtype=value.dtype if value is not None else None,

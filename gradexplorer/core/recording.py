@@ -283,6 +283,26 @@ def rewrite_node_hook_calls(tree: ast.Module) -> ast.Module:
     return ast.fix_missing_locations(_NodeHookRewriter().visit(tree))
 
 
+_apply_lock = threading.Lock()
+_apply_recorders: dict[int, Recorder] = {}
+_original_apply = torch.autograd.Function.__dict__["apply"]
+
+
+def _recording_apply(cls, *args, **kwargs):
+    """``torch.autograd.Function.apply`` that reports custom Functions' outputs.
+
+    ``Function.apply`` does not go through ``__torch_function__``, so custom
+    Functions would be invisible to the mode. The patch is process-wide but
+    routes by thread: only a thread that is capturing records anything.
+    """
+    out = _original_apply.__get__(None, cls)(*args, **kwargs)
+    recorder = _apply_recorders.get(threading.get_ident())
+    if recorder is not None:
+        outputs = out if isinstance(out, (tuple, list)) else (out,)
+        recorder._record_outputs(f"{cls.__name__}.apply", outputs, args, new_origin=True)
+    return out
+
+
 class Recorder(TorchFunctionMode):
     """The torch function mode that records ops, passes and hooks.
 
@@ -316,6 +336,22 @@ class Recorder(TorchFunctionMode):
         self.active_pass: PassRecord | None = None
         self._seq = itertools.count()
         self._our_handles: list[Any] = []
+
+    def __enter__(self):
+        with _apply_lock:
+            if not _apply_recorders:
+                torch.autograd.Function.apply = classmethod(_recording_apply)
+            _apply_recorders[self.thread_id] = self
+        return super().__enter__()
+
+    def __exit__(self, *exc_info):
+        try:
+            return super().__exit__(*exc_info)
+        finally:
+            with _apply_lock:
+                _apply_recorders.pop(self.thread_id, None)
+                if not _apply_recorders:
+                    torch.autograd.Function.apply = _original_apply
 
     # -- where are we in the user's code -------------------------------------------------
     def user_line(self) -> int | None:
@@ -352,7 +388,7 @@ class Recorder(TorchFunctionMode):
             self._record_outputs(name, out, args)
         return out
 
-    def _record_outputs(self, op: str, outputs, args) -> None:
+    def _record_outputs(self, op: str, outputs, args, *, new_origin: bool = False) -> None:
         line = self.user_line()
         grad_enabled = torch.is_grad_enabled()
         inference = torch.is_inference_mode_enabled()
@@ -362,7 +398,7 @@ class Recorder(TorchFunctionMode):
             if not isinstance(out, torch.Tensor):
                 continue
             entry = origins.get(id(out))
-            if entry is None or entry[0]() is not out:
+            if new_origin or entry is None or entry[0]() is not out:
                 # Weakly: a strong reference would keep every input alive.
                 src = (weakref.ref(source) if source is not None and source is not out
                        and (out.grad_fn is None or out._is_view()) else None)

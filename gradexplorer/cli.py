@@ -1,0 +1,152 @@
+"""Command line: ``gradexplorer capture SCRIPT`` and friends (never imports Qt).
+
+Usage::
+
+    gradexplorer capture SCRIPT [--device D] [--json OUT] [--max-rows N]
+    gradexplorer devices              list devices and why some are missing
+    gradexplorer examples             list the bundled example scripts
+
+Bad arguments and unreadable files print one line to stderr and exit with
+status 2; a script that raises still prints its capture (the error is part of
+it) and exits with status 1.
+
+Opening the desktop app (``gradexplorer`` alone, or with a file) is decided
+in :mod:`gradexplorer.launch`, so that this module never imports Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .core.capture import capture
+from .core.devices import list_devices
+from .core.errors import GradexplorerError
+from .core.snapshot import capture_to_dict
+from .core.summary import format_capture
+from .resources import example_paths
+
+__all__ = ["COMMANDS", "main"]
+
+#: The sub-commands this module handles (the launcher sends the rest to the app).
+COMMANDS = frozenset({"capture", "devices", "examples"})
+
+EXIT_OK, EXIT_SCRIPT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad arguments in one line and exit status 2."""
+
+    def error(self, message: str):  # noqa: D102 - argparse API
+        self.exit(EXIT_USAGE, f"gradexplorer: {message} (see 'gradexplorer --help')\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gradexplorer", description="See what autograd really does with your PyTorch code.")
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"gradexplorer {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    cap = sub.add_parser("capture", help="run a script, print its autograd graph, optionally write JSON")
+    cap.add_argument("script", help="a Python file (or - for standard input)")
+    cap.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (default: cpu)")
+    cap.add_argument("--json", metavar="OUT", help="write the capture snapshot as JSON to OUT (- for stdout)")
+    cap.add_argument("--max-rows", type=int, default=200, metavar="N", help="node rows to print (default 200)")
+    cap.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    sub.add_parser("devices", help="list the devices code can run on here")
+    sub.add_parser("examples", help="list the bundled examples")
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"gradexplorer: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _read_script(path: str) -> tuple[str, str]:
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    file = Path(path)
+    if file.is_dir():
+        raise OSError(f"{path} is a folder, not a Python file")
+    data = file.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise OSError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return text, str(file)
+
+
+def _write_json(document: dict, out: str) -> None:
+    text = json.dumps(document, ensure_ascii=False, allow_nan=False)
+    if out == "-":
+        sys.stdout.write(text + "\n")
+        return
+    target = Path(out)
+    # Atomic: write next to the target, then rename over it.
+    tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _run_capture(args) -> int:
+    try:
+        code, filename = _read_script(args.script)
+    except OSError as exc:
+        reason = exc.strerror if getattr(exc, "strerror", None) else str(exc)
+        return _fail(f"cannot read {args.script}: {reason}")
+    try:
+        result = capture(code, device=args.device, filename=filename)
+    except GradexplorerError as exc:
+        return _fail(str(exc))
+    if not args.quiet and args.json != "-":
+        sys.stdout.write(format_capture(result, max_rows=args.max_rows))
+    elif result.error is not None:
+        print(result.error.traceback, file=sys.stderr)
+    if args.json:
+        try:
+            _write_json(capture_to_dict(result), args.json)
+        except OSError as exc:
+            return _fail(f"cannot write {args.json}: {exc.strerror or exc}")
+    return EXIT_OK if result.ok else EXIT_SCRIPT_FAILED
+
+
+def _run_devices() -> int:
+    for info in list_devices():
+        state = "available" if info.available else f"not available: {info.reason}"
+        print(f"{info.name:8} {state}" + (f"  ({info.label})" if info.available and info.label != info.name else ""))
+    return EXIT_OK
+
+
+def _run_examples() -> int:
+    for path in example_paths():
+        print(path.name)
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``gradexplorer`` command; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = _parser().parse_args(argv)
+    if args.command == "capture":
+        return _run_capture(args)
+    if args.command == "devices":
+        return _run_devices()
+    if args.command == "examples":
+        return _run_examples()
+    _parser().print_help()
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

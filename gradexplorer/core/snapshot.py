@@ -1,0 +1,123 @@
+"""The capture snapshot as JSON-ready plain data (documented in docs/capture-json.md).
+
+:func:`capture_to_dict` turns a :class:`~gradexplorer.core.capture.Capture`
+into dicts, lists, strings and numbers only. It is the body of the CLI's
+``--json`` file and the part of a session document that holds the capture.
+
+Encoding rules
+--------------
+* Frozen records (dataclasses) become objects with their field names.
+* A :class:`~gradexplorer.core.tensors.TensorRecord` becomes
+  ``{"shape", "dtype", "device", "requires_grad", "values", "stats", "note"}``;
+  ``values`` is the nested list of values (``null`` above the value cap),
+  complex numbers as ``[re, im]`` pairs.
+* JSON has no NaN or Infinity: non-finite floats are written as the strings
+  ``"nan"``, ``"inf"`` and ``"-inf"`` (everywhere: values, stats, heads).
+* Dict keys that are ints (pass indices) become strings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import torch
+
+from .tensors import TensorRecord
+
+__all__ = ["FORMAT", "SCHEMA_VERSION", "capture_to_dict", "record_to_dict", "to_jsonable"]
+
+#: ``format`` field of a snapshot document.
+FORMAT = "gradexplorer.capture"
+#: Bumped on any incompatible change; readers refuse newer major versions.
+SCHEMA_VERSION = 1
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, complex):
+        return [_number(value.real), _number(value.imag)]
+    return value
+
+
+def _clean(values: Any) -> Any:
+    """Replace non-finite floats in a nested list (only called when needed)."""
+    if isinstance(values, list):
+        return [_clean(v) for v in values]
+    return _number(values)
+
+
+def record_to_dict(record: TensorRecord) -> dict[str, Any]:
+    """JSON form of one tensor record."""
+    values = None
+    data = record.data
+    stats = record.stats
+    if data is not None:
+        if data.is_complex():
+            values = _clean(torch.view_as_real(data).tolist())
+        else:
+            values = data.tolist()
+            if stats is not None and stats.has_nonfinite:
+                values = _clean(values)
+    return {
+        "shape": list(record.shape),
+        "dtype": record.dtype,
+        "device": record.device,
+        "requires_grad": record.requires_grad,
+        "values": values,
+        "stats": None if stats is None else to_jsonable(stats),
+        "note": record.note,
+    }
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Convert records, tuples and dicts recursively into JSON-ready data."""
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return obj
+    if isinstance(obj, (float, complex)):
+        return _number(obj)
+    if isinstance(obj, TensorRecord):
+        return record_to_dict(obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    return repr(obj)
+
+
+def capture_to_dict(capture) -> dict[str, Any]:
+    """The whole capture as a JSON-ready dict (see docs/capture-json.md)."""
+    graph = capture.graph
+    nodes = []
+    for node_id, attrs in graph.nodes(data=True):
+        item = {"id": node_id}
+        item.update((key, to_jsonable(value)) for key, value in attrs.items())
+        nodes.append(item)
+    edges = [
+        {"source": u, "target": v, "slot": d["slot"], "input_nr": d["input_nr"], "slots": list(d["slots"])}
+        for u, v, d in graph.edges(data=True)
+    ]
+    return {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "versions": dict(capture.versions),
+        "filename": capture.filename,
+        "device": capture.device,
+        "code": capture.code,
+        "executed": capture.executed,
+        "ok": capture.ok,
+        "error": to_jsonable(capture.error),
+        "stdout": capture.stdout,
+        "stderr": capture.stderr,
+        "dropped_ops": capture.dropped_ops,
+        "timings": to_jsonable(capture.timings),
+        "roots": list(graph.graph.get("roots", ())),
+        "nodes": nodes,
+        "edges": edges,
+        "passes": to_jsonable(capture.passes),
+        "tensors": to_jsonable(capture.tensors),
+    }

@@ -1,0 +1,119 @@
+"""A plain-text report of a capture, for the terminal (``gradexplorer capture``).
+
+One row per node (id, kind, op, names, forward value, gradient, line), then
+the passes, the tensor explanations, the module warnings, the error and the
+program's own output. Long graphs are cut at ``max_rows`` with a count of
+what was left out, so a 50,000-node graph does not flood the terminal.
+"""
+
+from __future__ import annotations
+
+from .capture import Capture
+from .tensors import TensorRecord
+
+__all__ = ["format_capture", "node_gradient", "short_op"]
+
+
+def short_op(op: str) -> str:
+    """``torch::autograd::AccumulateGrad`` -> ``AccumulateGrad``."""
+    return op.rsplit("::", 1)[-1]
+
+
+def node_gradient(attrs: dict) -> TensorRecord | None:
+    """The gradient to show for a node: ``.grad`` of a leaf, else the last pass's output gradient."""
+    if attrs.get("grad") is not None:
+        return attrs["grad"]
+    grads = attrs.get("grads") or {}
+    for index in sorted(grads, reverse=True):
+        outputs = grads[index].outputs
+        if outputs and outputs[0] is not None:
+            return outputs[0]
+    return None
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+
+
+def format_capture(capture: Capture, *, max_rows: int = 200) -> str:
+    """Render ``capture`` as text.
+
+    Parameters
+    ----------
+    capture : Capture
+    max_rows : int, keyword-only
+        Most node rows to print.
+
+    Returns
+    -------
+    str
+    """
+    graph = capture.graph
+    lines = [
+        f"gradexplorer {capture.versions.get('gradexplorer', '?')} | torch {capture.versions.get('torch', '?')}"
+        f" | device {capture.device} | {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges,"
+        f" {len(capture.passes)} backward pass(es)"
+    ]
+    if graph.number_of_nodes():
+        rows = [["id", "kind", "op", "names", "value", "grad", "line"]]
+        for node_id, attrs in list(graph.nodes(data=True))[:max_rows]:
+            grad = node_gradient(attrs)
+            source = attrs.get("source")
+            rows.append([
+                node_id,
+                attrs["kind"],
+                short_op(attrs["op"]),
+                ", ".join(attrs["names"]) or "-",
+                attrs["value"].short(width=32) if attrs["value"] is not None else "-",
+                grad.short(width=32) if grad is not None else "-",
+                str(source.line) if source is not None else "-",
+            ])
+        lines.append("")
+        lines.extend(_table(rows))
+        hidden = graph.number_of_nodes() - max_rows
+        if hidden > 0:
+            lines.append(f"... {hidden:,} more nodes (use --max-rows or --json for all)")
+    if capture.dropped_ops:
+        lines.append(f"note: {capture.dropped_ops:,} ops were not recorded (max_ops reached)")
+    if capture.passes:
+        lines.append("")
+        lines.append("Backward passes:")
+        for p in capture.passes:
+            where = f" at line {p.source.line}" if p.source is not None else ""
+            roots = ", ".join(r for r, _ in p.roots if r) or "-"
+            flags = [f for f, on in (("retain_graph", p.retain_graph), ("create_graph", p.create_graph)) if on]
+            text = f"  #{p.index} {p.kind}{where} from {roots}"
+            if flags:
+                text += f" ({', '.join(flags)})"
+            if p.error:
+                text += f" -> failed: {p.error.splitlines()[0]}"
+            lines.append(text)
+    explanations = getattr(capture, "explanations", ())
+    if explanations:
+        lines.append("")
+        lines.append("Why (no) gradient:")
+        for exp in explanations:
+            where = f" (line {exp.line})" if exp.line is not None else ""
+            lines.append(f"  {exp.name}: [{exp.code}] {exp.sentence}{where}")
+    modules = getattr(capture, "modules", ())
+    warnings = [w for audit in modules for w in audit.warnings]
+    if warnings:
+        lines.append("")
+        lines.append("Module warnings:")
+        for warning in warnings:
+            lines.append(f"  [{warning.code}] {warning.message}")
+            if warning.fix:
+                lines.append(f"      fix: {warning.fix}")
+    lines.append("")
+    if capture.error is None:
+        lines.append("Errors: none")
+    else:
+        lines.append(f"Error: {capture.error.headline()}")
+        lines.append(capture.error.traceback)
+    for name, text in (("stdout", capture.stdout), ("stderr", capture.stderr)):
+        if text:
+            lines.append("")
+            lines.append(f"--- {name} ---")
+            lines.append(text.rstrip("\n"))
+    return "\n".join(lines) + "\n"

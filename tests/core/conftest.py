@@ -1,0 +1,35 @@
+"""Helpers for the core tests: capture a snippet, find nodes by name."""
+
+import textwrap
+
+import pytest
+
+from gradexplorer import capture
+from gradexplorer.resources import read_example
+
+
+@pytest.fixture
+def run():
+    """``run(code)`` captures dedented code on cpu."""
+
+    def _run(code: str, **options):
+        return capture(textwrap.dedent(code), **options)
+
+    return _run
+
+
+@pytest.fixture
+def example():
+    """``example(name)`` captures a bundled example on cpu."""
+
+    def _example(name: str, **options):
+        return capture(read_example(name), filename=f"{name}.py", **options)
+
+    return _example
+
+
+def node(cap, name):
+    """Attributes of the node bound to ``name``."""
+    node_id = cap.node_named(name)
+    assert node_id is not None, f"no node named {name!r}: {list(cap.graph.nodes(data='names'))}"
+    return cap.graph.nodes[node_id]
