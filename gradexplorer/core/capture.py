@@ -262,8 +262,8 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
             names=tuple(names),
             node=node_for_tensor(tensor, ids),
             output_nr=tensor.output_nr if tensor.grad_fn is not None else 0,
-            value=summarize_tensor(tensor, value_elements=value_elements),
-            grad=None if grad is None else summarize_tensor(grad, value_elements=value_elements),
+            value=summarize_tensor(tensor, value_elements=value_elements, alias=True),
+            grad=None if grad is None else summarize_tensor(grad, value_elements=value_elements, alias=True),
             requires_grad=tensor.requires_grad,
             is_leaf=tensor.is_leaf,
             retains_grad=retains,
@@ -363,6 +363,7 @@ def capture(
         except BaseException as exc:  # the user's exception (or a Stop) is data, never raised
             error = _exception_report(exc, filename, lines)
             del exc  # its frames hold the user's tensors
+    snapshots.end_run()
     ran = time.perf_counter()
 
     # Building allocates many small objects while holding the whole graph:

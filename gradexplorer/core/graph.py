@@ -205,10 +205,10 @@ def _read_saved(node: Node, value_elements: int, freed: bool) -> tuple[SavedValu
             result.append(SavedValue(name, "error", text=f"{type(exc).__name__}: {exc}"))
             continue
         if isinstance(value, torch.Tensor):
-            result.append(SavedValue(name, "tensor", summarize_tensor(value, value_elements=value_elements)))
+            result.append(SavedValue(name, "tensor", summarize_tensor(value, value_elements=value_elements, alias=True)))
         elif isinstance(value, (tuple, list)) and value and all(isinstance(v, torch.Tensor) for v in value):
             for i, v in enumerate(value):
-                result.append(SavedValue(f"{name}[{i}]", "tensor", summarize_tensor(v, value_elements=value_elements)))
+                result.append(SavedValue(f"{name}[{i}]", "tensor", summarize_tensor(v, value_elements=value_elements, alias=True)))
         else:
             text = repr(value)
             result.append(SavedValue(name, "value", text=text if len(text) <= 200 else text[:197] + "..."))
@@ -366,8 +366,8 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
         inference = record.inference_mode if record is not None else None
         if is_leaf:
             var = node.variable
-            variable = summarize_tensor(var, value_elements=value_elements)
-            leaf_grad = None if var.grad is None else summarize_tensor(var.grad, value_elements=value_elements)
+            variable = summarize_tensor(var, value_elements=value_elements, alias=True)
+            leaf_grad = None if var.grad is None else summarize_tensor(var.grad, value_elements=value_elements, alias=True)
             outputs: tuple[TensorRecord | None, ...] = (variable,)
             requires_grad = var.requires_grad
             origin = recorder.origin_of(var)
@@ -383,7 +383,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str],
                 # tensor's value at the end is the best there is, and says so.
                 by_nr = named_tensors[node]
                 outputs = tuple(
-                    replace(summarize_tensor(by_nr[i], value_elements=value_elements),
+                    replace(summarize_tensor(by_nr[i], value_elements=value_elements, alias=True),
                             note="value at the end of the run (the op that made it was not recorded)")
                     if i in by_nr else None
                     for i in range(max(by_nr) + 1))

@@ -61,6 +61,12 @@ HOOK_HELPER_NAME = "__gradexplorer_hook__"
 #: Property getters worth recording: they make new tensors (views or aliases).
 _RECORDED_GETTERS = frozenset({"data", "T", "mT", "H", "mH", "real", "imag"})
 
+#: In-place operators that do not end in "_" (``x += 1``, ``x[0] = 5``).
+_INPLACE_DUNDERS = frozenset({
+    "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__",
+    "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__", "__imatmul__", "__setitem__",
+})
+
 _BACKWARD_FUNCS = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
 
 
@@ -372,8 +378,10 @@ class Recorder(TorchFunctionMode):
             return self._run_pass(func, args, kwargs)
         if func is torch.Tensor.register_hook:
             return self._register_tensor_hook(args, kwargs)
-        out = func(*args, **kwargs)
         name = getattr(func, "__name__", "")
+        if (name[-1:] == "_" and name[-2:] != "__") or name in _INPLACE_DUNDERS or "out" in kwargs:
+            self._before_inplace(args, kwargs)
+        out = func(*args, **kwargs)
         if name == "__get__":
             name = getattr(getattr(func, "__self__", None), "__name__", "")
             if name not in _RECORDED_GETTERS:
@@ -387,6 +395,14 @@ class Recorder(TorchFunctionMode):
         elif isinstance(out, (tuple, list)) and out and isinstance(out[0], torch.Tensor):
             self._record_outputs(name, out, args)
         return out
+
+    def _before_inplace(self, args, kwargs) -> None:
+        """Freeze recorded values that share memory with the op's target."""
+        target = kwargs.get("out", args[0] if args else None)
+        targets = target if isinstance(target, (list, tuple)) else (target,)
+        for t in targets:
+            if isinstance(t, torch.Tensor):
+                self.snapshots.before_inplace(t)
 
     def _record_outputs(self, op: str, outputs, args, *, new_origin: bool = False) -> None:
         line = self.user_line()
@@ -485,7 +501,9 @@ class Recorder(TorchFunctionMode):
 
     # -- user hooks ---------------------------------------------------------------------
     def _snapshot_grads(self, value) -> tuple[PendingRecord | None, ...]:
-        take = self.snapshots.take
+        # Copies: a hook runs inside backward, where the mode cannot see
+        # (and protect against) in-place changes.
+        take = self.snapshots.take_copy
         if isinstance(value, torch.Tensor):
             return (take(value),)
         if isinstance(value, (tuple, list)):

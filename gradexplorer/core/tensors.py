@@ -2,23 +2,27 @@
 
 A :class:`TensorRecord` is what gradexplorer shows for a forward value, a
 gradient or a saved tensor: shape, dtype, device, summary statistics and, for
-small tensors, a full CPU copy of the values. Records are immutable and never
-hold a reference to the user's tensor, so
+small tensors, the values as a CPU tensor.
 
-* a later in-place change (``x.add_(1)``, an optimizer step) cannot alter what
-  was recorded, and
-* a record can cross threads and be saved without keeping GPU memory alive.
+Records describe a tensor *at one moment*, and taking one happens once per
+torch op inside the user's program, so it must be cheap. It works like
+copy-on-write:
 
-Taking a record happens in two steps, because the first one runs once per
-torch op inside the user's program and must be cheap:
+1. :meth:`SnapshotBuffer.take` only keeps a reference to the op's output and
+   notes its version counter; it returns a :class:`PendingRecord`.
+2. Before any in-place op (``x.add_(1)``, ``out=``, an optimizer's
+   ``_foreach_*_``) the recorder calls :meth:`SnapshotBuffer.before_inplace`,
+   which copies every pending tensor sharing that storage first (views and
+   ``.data`` aliases included). So a later in-place change never alters what
+   was recorded, and tensors nobody modifies are never copied.
+3. :meth:`PendingRecord.resolve` (after the run) makes the record. CPU tensors
+   are kept as detached aliases (after the run nothing else holds them);
+   CUDA/MPS tensors are copied to the CPU, so records never hold device
+   memory and can cross threads. Statistics are computed the first time
+   :attr:`TensorRecord.stats` is read.
 
-1. :meth:`SnapshotBuffer.take` copies the tensor on its own device
-   (``detach().clone()``, an asynchronous device copy on CUDA) and returns a
-   :class:`PendingRecord`. Tensors larger than ``clone_elements`` or beyond the
-   memory ``budget_bytes`` are summarised immediately instead of copied.
-2. :meth:`PendingRecord.resolve` (after the run) moves the copy to the CPU and
-   computes statistics. Copies larger than ``value_elements`` keep only their
-   summary (see :data:`DEFAULT_VALUE_ELEMENTS`).
+Tensors beyond the memory ``budget_bytes`` of pending references are
+summarised at once instead (slower per op, but bounded memory).
 """
 
 from __future__ import annotations
@@ -43,12 +47,9 @@ __all__ = [
 #: what a table view can show and what a session file can afford per tensor.
 DEFAULT_VALUE_ELEMENTS = 10_000
 
-#: Tensors up to this many elements are copied at op time and summarised after
-#: the run; larger ones are summarised at op time (slower, but bounded memory).
-DEFAULT_CLONE_ELEMENTS = 1_000_000
-
-#: Total bytes of pending copies before new tensors are summarised at once.
-DEFAULT_BUDGET_BYTES = 1 << 30
+#: Total bytes of pending tensors (kept alive for their records) before new
+#: tensors are summarised at once instead.
+DEFAULT_BUDGET_BYTES = 2 << 30
 
 #: How many leading and trailing values a summary keeps.
 EDGE_VALUES = 5
@@ -110,13 +111,18 @@ class TensorRecord:
     summary: TensorStats | None = field(default=None, compare=False, repr=False)
     data: torch.Tensor | None = field(default=None, compare=False, repr=False)
     note: str = ""
+    # A CPU tensor over the value cap, kept only until its stats are computed.
+    _stats_source: torch.Tensor | None = field(default=None, compare=False, repr=False)
 
     @property
     def stats(self) -> TensorStats | None:
         """Summary statistics; ``None`` when the values cannot be read (meta, sparse)."""
-        if self.summary is None and self.data is not None:
-            # Caching into a frozen record: idempotent, so safe from any thread.
-            object.__setattr__(self, "summary", _stats_for(self.data))
+        if self.summary is None:
+            source = self.data if self.data is not None else self._stats_source
+            if source is not None:
+                # Caching into a frozen record: idempotent, so safe from any thread.
+                object.__setattr__(self, "summary", _stats_for(source))
+                object.__setattr__(self, "_stats_source", None)
         return self.summary
 
     @property
@@ -227,8 +233,22 @@ def _torch_stats(t: torch.Tensor) -> TensorStats:
     return TensorStats(lo, hi, mean, std, int(nan_count), int(inf_count), head, tail)
 
 
+_dtype_names: dict[torch.dtype, str] = {}
+_device_names: dict[torch.device, str] = {}
+
+
 def _dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
+    name = _dtype_names.get(dtype)
+    if name is None:
+        name = _dtype_names[dtype] = str(dtype).removeprefix("torch.")
+    return name
+
+
+def _device_name(device: torch.device) -> str:
+    name = _device_names.get(device)
+    if name is None:
+        name = _device_names[device] = str(device)
+    return name
 
 
 def summarize_tensor(
@@ -236,7 +256,8 @@ def summarize_tensor(
     *,
     value_elements: int = DEFAULT_VALUE_ELEMENTS,
     requires_grad: bool | None = None,
-    owned: bool = False,
+    alias: bool = False,
+    note: str = "",
 ) -> TensorRecord:
     """Describe ``t`` now, reading its values synchronously.
 
@@ -248,9 +269,14 @@ def summarize_tensor(
         Keep a full CPU copy when ``t.numel() <= value_elements``.
     requires_grad : bool, optional
         Override ``t.requires_grad`` (a detached copy has lost it).
-    owned : bool, keyword-only
-        ``t`` is already a private copy (from :class:`SnapshotBuffer`): a CPU
-        one is kept as the record's data without copying it again.
+    alias : bool, keyword-only
+        Nothing will modify ``t`` any more (a private copy, or a tensor of a
+        run that has ended, whose namespace is gone): a CPU ``t`` is kept as
+        the record's data without copying, and statistics of a large one are
+        computed lazily. Without it, values are copied and large tensors
+        summarised at once.
+    note : str, keyword-only
+        Text for :attr:`TensorRecord.note`.
 
     Returns
     -------
@@ -259,82 +285,127 @@ def summarize_tensor(
     shape = tuple(t.shape)
     rg = t.requires_grad if requires_grad is None else requires_grad
     dtype = _dtype_name(t.dtype)
-    device = str(t.device)
-    if t.device.type == "meta":
+    dev = t.device
+    device = _device_name(dev)
+    if dev.type == "meta":
         return TensorRecord(shape, dtype, device, rg, None, None, "meta tensor: it has a shape but no values")
     if t.layout != torch.strided:
         return TensorRecord(shape, dtype, device, rg, None, None, f"{t.layout} tensor: values are not captured")
     numel = t.numel()
+    on_cpu = dev.type == "cpu"
     try:
         if numel <= value_elements:
-            if owned and t.device.type == "cpu" and t.is_contiguous():
-                data = t
+            if alias and on_cpu:
+                data = t.detach()
             else:
-                data = t.detach().to("cpu", copy=True).contiguous()
-            return TensorRecord(shape, dtype, device, rg, None, data)
+                data = t.detach().to("cpu", copy=True)
+            return TensorRecord(shape, dtype, device, rg, None, data, note)
+        capped = f"{numel:,} elements is over the {value_elements:,}-element cap: summary only"
+        note = f"{note}; {capped}" if note else capped
+        if alias and on_cpu:
+            return TensorRecord(shape, dtype, device, rg, None, None, note, t.detach())
         stats = _torch_stats(t)
     except RuntimeError as exc:  # e.g. tensors whose storage is not accessible
         return TensorRecord(shape, dtype, device, rg, None, None, f"values could not be read: {exc}")
-    note = f"{numel:,} elements is over the {value_elements:,}-element cap: summary only"
     return TensorRecord(shape, dtype, device, rg, stats, None, note)
 
 
 class PendingRecord:
-    """A tensor copied at op time, to be turned into a :class:`TensorRecord` later."""
+    """A tensor seen at op time, to be turned into a :class:`TensorRecord` later.
 
-    __slots__ = ("_copy", "_record", "_requires_grad", "_buffer")
+    Holds the tensor itself until :meth:`freeze` (a copy, before an in-place
+    op) or :meth:`resolve`.
+    """
 
-    def __init__(self, buffer: SnapshotBuffer, copy: torch.Tensor | None,
-                 record: TensorRecord | None, requires_grad: bool) -> None:
+    __slots__ = ("_buffer", "_tensor", "_version", "_frozen", "_record", "_requires_grad")
+
+    def __init__(self, buffer: SnapshotBuffer | None, tensor: torch.Tensor | None,
+                 record: TensorRecord | None = None) -> None:
         self._buffer = buffer
-        self._copy = copy
+        self._tensor = tensor
+        self._version = tensor._version if tensor is not None else 0
+        self._requires_grad = tensor.requires_grad if tensor is not None else False
+        self._frozen = False
         self._record = record
-        self._requires_grad = requires_grad
+
+    def freeze(self) -> None:
+        """Copy the value now: the tensor is about to be changed in place."""
+        if self._record is None and not self._frozen:
+            self._tensor = self._tensor.detach().clone()
+            self._frozen = True
 
     def resolve(self) -> TensorRecord:
-        """Return the record, computing it from the copy on first call."""
+        """Return the record, making it on first call."""
         if self._record is None:
-            copy = self._copy
-            self._copy = None
-            self._record = summarize_tensor(
-                copy, value_elements=self._buffer.value_elements, requires_grad=self._requires_grad, owned=True
-            )
-            self._buffer.release(copy)
-            del copy
+            t = self._tensor
+            note = ""
+            if not self._frozen and t._version != self._version:
+                note = "changed in place after the op (by code gradexplorer could not see): this is the later value"
+            self._record = summarize_tensor(t, value_elements=self._buffer.value_elements,
+                                            requires_grad=self._requires_grad, alias=True, note=note)
+            self._buffer.release(self, t)
+            self._tensor = None
         return self._record
 
 
+def _storage_key(t: torch.Tensor) -> int | None:
+    try:
+        return t.untyped_storage().data_ptr()
+    except (RuntimeError, NotImplementedError):  # sparse, nested and other storage-less tensors
+        return None
+
+
 class SnapshotBuffer:
-    """Takes cheap copies of tensors during a run, within a memory budget.
+    """Keeps the tensors a capture will record, copying them only before in-place ops.
 
     Parameters
     ----------
     value_elements : int
         See :data:`DEFAULT_VALUE_ELEMENTS`.
-    clone_elements : int
-        Tensors with more elements are summarised at once instead of copied.
     budget_bytes : int
-        Upper bound on the bytes held by unresolved copies.
+        Upper bound on the bytes of tensors kept alive by pending records.
     """
 
     def __init__(self, *, value_elements: int = DEFAULT_VALUE_ELEMENTS,
-                 clone_elements: int = DEFAULT_CLONE_ELEMENTS,
                  budget_bytes: int = DEFAULT_BUDGET_BYTES) -> None:
         self.value_elements = value_elements
-        self.clone_elements = clone_elements
         self.budget_bytes = budget_bytes
         self.held_bytes = 0
+        self._by_storage: dict[int, list[PendingRecord]] = {}
 
     def take(self, t: torch.Tensor) -> PendingRecord:
-        """Freeze ``t``'s current value; cheap for small dense tensors."""
-        n = t.numel()
-        nbytes = n * t.element_size()
-        if (t.layout == torch.strided and t.device.type != "meta" and n <= self.clone_elements
-                and self.held_bytes + nbytes <= self.budget_bytes):
-            self.held_bytes += nbytes
-            return PendingRecord(self, t.detach().clone(), None, t.requires_grad)
-        return PendingRecord(self, None, summarize_tensor(t, value_elements=self.value_elements), t.requires_grad)
+        """Remember ``t``'s current value (no copy unless it is later changed in place)."""
+        nbytes = t.numel() * t.element_size()
+        if t.layout != torch.strided or t.device.type == "meta" or self.held_bytes + nbytes > self.budget_bytes:
+            return PendingRecord(None, None, summarize_tensor(t, value_elements=self.value_elements))
+        key = _storage_key(t)
+        if key is None:
+            return PendingRecord(None, None, summarize_tensor(t, value_elements=self.value_elements))
+        self.held_bytes += nbytes
+        pending = PendingRecord(self, t)
+        self._by_storage.setdefault(key, []).append(pending)
+        return pending
 
-    def release(self, copy: torch.Tensor) -> None:
-        """Account for a copy that has been resolved and dropped."""
-        self.held_bytes -= copy.numel() * copy.element_size()
+    def before_inplace(self, t: torch.Tensor) -> None:
+        """``t`` is about to be modified in place: freeze every pending record sharing its memory."""
+        if not self._by_storage:
+            return
+        key = _storage_key(t)
+        pendings = self._by_storage.pop(key, None) if key is not None else None
+        if pendings:
+            for pending in pendings:
+                pending.freeze()
+
+    def take_copy(self, t: torch.Tensor) -> PendingRecord:
+        """Copy ``t`` now: for values the recorder cannot protect (inside a hook)."""
+        pending = self.take(t)
+        pending.freeze()
+        return pending
+
+    def end_run(self) -> None:
+        """The user's code has finished: nothing can change a tensor in place any more."""
+        self._by_storage.clear()
+
+    def release(self, pending: PendingRecord, t: torch.Tensor) -> None:
+        """Account for a pending record that has been resolved."""
+        self.held_bytes -= t.numel() * t.element_size()

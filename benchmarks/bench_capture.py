@@ -1,0 +1,167 @@
+"""Capture overhead and graph build cost, as ratios measured in the same run.
+
+Usage::
+
+    python benchmarks/bench_capture.py            # 1k, 10k and 50k nodes
+    python benchmarks/bench_capture.py --sizes 1000,10000 --repeat 3
+
+For each workload (an MLP, an ``nn.TransformerEncoder``, a long chain of
+scalar ops) scaled to about N autograd nodes it measures, in this process:
+
+* ``plain``: the same code run with ``exec`` in a fresh namespace, no capture;
+* ``run``: the user-code part of :func:`gradexplorer.capture` (recording,
+  hooks, snapshots) and ``run/plain``, the capture overhead;
+* ``build``: turning the finished run into the graph and records, per node;
+* ``walk``: a bare iterative ``next_functions`` walk of the same graph, per
+  node, the floor any graph builder pays; ``build/walk`` compares the two.
+
+Targets (issue 2): ``run/plain`` <= 1.5 for the transformer; build <= 10 us
+per node. Times are medians of ``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import torch  # noqa: E402
+
+from gradexplorer import capture  # noqa: E402
+
+TARGET_RUN_RATIO = 1.5
+TARGET_BUILD_US = 10.0
+
+
+def mlp_code(nodes: int) -> str:
+    depth = max(1, nodes // 6)
+    return f"""
+torch.manual_seed(0)
+layers = []
+for _ in range({depth}):
+    layers += [nn.Linear(32, 32), nn.Tanh()]
+model = nn.Sequential(*layers)
+x = torch.randn(16, 32)
+loss = model(x).pow(2).mean()
+loss.backward()
+"""
+
+
+def transformer_code(nodes: int) -> str:
+    layers = max(1, nodes // 56)
+    return f"""
+torch.manual_seed(0)
+layer = nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128, batch_first=True, dropout=0.0)
+model = nn.TransformerEncoder(layer, num_layers={layers}, enable_nested_tensor=False)
+x = torch.randn(8, 32, 64)
+loss = model(x).pow(2).mean()
+loss.backward()
+"""
+
+
+def chain_code(nodes: int) -> str:
+    return f"""
+x = torch.tensor(1.0, requires_grad=True)
+y = x
+for _ in range({nodes}):
+    y = y * 1.0001
+y.backward()
+"""
+
+
+WORKLOADS = {"mlp": mlp_code, "transformer": transformer_code, "chain": chain_code}
+
+
+def run_plain(code: str) -> tuple[float, dict]:
+    namespace = {"__name__": "__main__", "torch": torch, "nn": torch.nn, "device": torch.device("cpu")}
+    program = compile(code, "<bench>", "exec")
+    start = time.perf_counter()
+    exec(program, namespace)
+    return time.perf_counter() - start, namespace
+
+
+def bare_walk(roots) -> tuple[float, int]:
+    start = time.perf_counter()
+    seen = set()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                stack.append(child)
+    return time.perf_counter() - start, len(seen)
+
+
+def measure(name: str, nodes: int, repeat: int) -> dict:
+    code = WORKLOADS[name](nodes)
+    plain, walk = [], []
+    for _ in range(repeat):
+        seconds, namespace = run_plain(code)
+        plain.append(seconds)
+        root = namespace.get("loss", namespace.get("y"))
+        walk_seconds, walked = bare_walk([root.grad_fn])
+        walk.append(walk_seconds / walked)
+        del namespace, root
+        gc.collect()
+    runs, builds, count = [], [], 0
+    for _ in range(repeat):
+        result = capture(code, filename="<bench>")
+        assert result.ok, result.error
+        runs.append(result.timings["run"])
+        count = result.graph.number_of_nodes()
+        builds.append(result.timings["build"] / count)
+        del result
+        gc.collect()
+    row = {
+        "workload": name,
+        "nodes": count,
+        "plain_s": statistics.median(plain),
+        "run_s": statistics.median(runs),
+        "build_us": statistics.median(builds) * 1e6,
+        "walk_us": statistics.median(walk) * 1e6,
+    }
+    row["run_ratio"] = row["run_s"] / row["plain_s"]
+    row["build_ratio"] = row["build_us"] / row["walk_us"]
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,10000,50000", help="approximate node counts")
+    parser.add_argument("--workloads", default=",".join(WORKLOADS))
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; medians of {args.repeat}")
+    header = f"{'workload':12} {'nodes':>7} {'plain s':>8} {'run s':>8} {'run/plain':>9} " \
+             f"{'build us/node':>13} {'walk us/node':>12} {'build/walk':>10}"
+    print(header)
+    print("-" * len(header))
+    failures = []
+    for name in args.workloads.split(","):
+        for size in sizes:
+            row = measure(name, size, args.repeat)
+            flag = ""
+            if name == "transformer" and row["run_ratio"] > TARGET_RUN_RATIO:
+                flag += f" run/plain>{TARGET_RUN_RATIO}"
+            if row["build_us"] > TARGET_BUILD_US:
+                flag += f" build>{TARGET_BUILD_US:g}us"
+            if flag:
+                failures.append(f"{name}@{row['nodes']}:{flag}")
+            print(f"{name:12} {row['nodes']:7d} {row['plain_s']:8.3f} {row['run_s']:8.3f} {row['run_ratio']:9.2f} "
+                  f"{row['build_us']:13.1f} {row['walk_us']:12.2f} {row['build_ratio']:10.1f}{flag}", flush=True)
+    print()
+    print("targets met" if not failures else "targets missed: " + "; ".join(failures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
