@@ -169,7 +169,9 @@ class Capture:
     versions : dict of str to str
         gradexplorer, torch, python and networkx versions that made it.
     timings : dict of str to float
-        Seconds spent in ``run`` (the user's code) and ``build`` (graph).
+        Seconds spent in ``run`` (the user's code with recording) and
+        ``build`` (everything after it), which includes ``snapshot`` (turning
+        recorded tensors into records) and ``graph`` (walk and assembly).
     """
 
     code: str
@@ -279,6 +281,28 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
     return tuple(infos)
 
 
+#: gen-0 threshold of the cyclic GC while user code runs (Python's default: 700).
+_RUN_GC_THRESHOLD = 50_000
+
+
+@contextlib.contextmanager
+def _fewer_collections():
+    """Collect cycles less often while the user's code runs.
+
+    Recording allocates a few small objects per torch op, which makes Python's
+    collector run far more often than in a plain run, and each full
+    collection traverses the tensors and, through them, the growing autograd
+    graph: on a 10,000-op chain that tripled the run time. The threshold is
+    process-wide, so it is restored right after the run.
+    """
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], _RUN_GC_THRESHOLD), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
 def _default_device(device: torch.device):
     """``torch.device(device)`` as the factory default, skipped when it already is.
 
@@ -356,7 +380,7 @@ def capture(
     }
     error = None
     started = time.perf_counter()
-    with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err):
+    with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), _fewer_collections():
         try:
             with torch.enable_grad(), torch.inference_mode(False), _default_device(torch_device), recorder:
                 exec(program, namespace)
@@ -372,8 +396,9 @@ def capture(
     gc.disable()
     try:
         bindings = find_bindings(namespace, skip=frozenset({HOOK_HELPER_NAME}))
+        phases: dict[str, float] = {}
         graph, ids = build_graph(recorder, bindings, lines=lines, value_elements=value_elements,
-                                 saved_values=saved_values)
+                                 saved_values=saved_values, timings=phases)
         passes = tuple(
             PassSummary(
                 index=p.index,
@@ -406,6 +431,6 @@ def capture(
         executed=True,
         dropped_ops=recorder.dropped_ops,
         versions=versions(),
-        timings={"run": ran - started, "build": built - ran},
+        timings={"run": ran - started, "build": built - ran, **phases},
     )
 

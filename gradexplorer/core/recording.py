@@ -36,7 +36,7 @@ import sys
 import threading
 import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 from torch.autograd.graph import Node, get_gradient_edge
@@ -70,23 +70,24 @@ _INPLACE_DUNDERS = frozenset({
 _BACKWARD_FUNCS = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
 
 
-@dataclass
-class OpRecord:
-    """One autograd node created by the user's code (filled while running).
+class TensorOrigin(NamedTuple):
+    """Where a tensor object came from: one recorded torch call.
+
+    A named tuple, not a dataclass: one is made per recorded call, on the hot
+    path, and a tuple is several times cheaper to build. The tensor it was
+    made from (detached, viewed, read through ``.data``) is held weakly by the
+    recorder: see :meth:`Recorder.source_of`.
 
     Attributes
     ----------
     seq : int
-        Creation order among recorded nodes (0, 1, 2, ...).
+        Order among recorded calls (0, 1, 2, ...).
     op : str
         The torch function's name, e.g. ``"mul"``, ``"add_"``, ``"linear"``.
     line : int or None
         Innermost user-code line on the stack when the op ran.
     grad_enabled, inference_mode : bool
-        ``torch.is_grad_enabled()`` / ``torch.is_inference_mode_enabled()``
-        at creation.
-    outputs : dict of int to PendingRecord
-        Forward value per ``output_nr`` at creation time.
+        ``torch.is_grad_enabled()`` / ``torch.is_inference_mode_enabled()`` then.
     """
 
     seq: int
@@ -94,22 +95,20 @@ class OpRecord:
     line: int | None
     grad_enabled: bool
     inference_mode: bool
-    outputs: dict[int, PendingRecord] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class TensorOrigin:
-    """Where a tensor object came from (kept for every recorded output).
+class OpRecord:
+    """One autograd node created by the user's code (filled while running).
 
-    The tensor it was made from (detached, viewed, read through ``.data``)
-    is held weakly by the recorder: see :meth:`Recorder.source_of`.
+    ``call`` is the :class:`TensorOrigin` of the torch call that made it;
+    ``outputs`` maps each ``output_nr`` to its forward value at creation time.
     """
 
-    op: str
-    line: int | None
-    grad_enabled: bool
-    inference_mode: bool
-    seq: int
+    __slots__ = ("call", "outputs")
+
+    def __init__(self, call: TensorOrigin) -> None:
+        self.call = call
+        self.outputs: dict[int, PendingRecord] = {}
 
 
 @dataclass
@@ -386,6 +385,10 @@ class Recorder(TorchFunctionMode):
             name = getattr(getattr(func, "__self__", None), "__name__", "")
             if name not in _RECORDED_GETTERS:
                 return out
+            if name == "data" and isinstance(out, torch.Tensor):
+                self.snapshots.alias(out, args[0])
+        elif name == "detach" and isinstance(out, torch.Tensor) and args:
+            self.snapshots.alias(out, args[0])
         elif name == "__set__" or name == "retain_grad":
             if name == "retain_grad" and args:
                 self._note_retain_grad(args[0])
@@ -405,9 +408,8 @@ class Recorder(TorchFunctionMode):
                 self.snapshots.before_inplace(t)
 
     def _record_outputs(self, op: str, outputs, args, *, new_origin: bool = False) -> None:
-        line = self.user_line()
-        grad_enabled = torch.is_grad_enabled()
-        inference = torch.is_inference_mode_enabled()
+        call = TensorOrigin(next(self._seq), op, self.user_line(), torch.is_grad_enabled(),
+                            torch.is_inference_mode_enabled())
         source = args[0] if args and isinstance(args[0], torch.Tensor) else None
         origins = self._origins
         for out in outputs:
@@ -418,7 +420,7 @@ class Recorder(TorchFunctionMode):
                 # Weakly: a strong reference would keep every input alive.
                 src = (weakref.ref(source) if source is not None and source is not out
                        and (out.grad_fn is None or out._is_view()) else None)
-                origins[id(out)] = (weakref.ref(out), TensorOrigin(op, line, grad_enabled, inference, next(self._seq)), src)
+                origins[id(out)] = (weakref.ref(out), call, src)
             node = out.grad_fn
             if node is None:
                 continue
@@ -427,8 +429,7 @@ class Recorder(TorchFunctionMode):
                 if len(self.ops) >= self.max_ops:
                     self.dropped_ops += 1
                     continue
-                record = OpRecord(next(self._seq), op, line, grad_enabled, inference)
-                self.ops[node] = record
+                record = self.ops[node] = OpRecord(call)
             nr = out.output_nr
             if nr not in record.outputs:
                 record.outputs[nr] = self.snapshots.take(out)
