@@ -39,7 +39,7 @@ import platform
 import time
 import traceback as tb_module
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import networkx as nx
@@ -47,6 +47,8 @@ import torch
 
 from .. import __version__
 from .devices import resolve_device
+from .explain import Explanation, explain_capture
+from .modules import ModuleAudit, audit_modules
 from .errors import CaptureStopped, ErrorReport
 from .graph import SourceLine, _source, build_graph, node_for_tensor
 from .namespace import Bindings, find_bindings
@@ -135,6 +137,8 @@ class PassSummary:
         What ``torch.autograd.grad`` returned.
     error : str or None
         Set when the pass raised.
+    root_names : tuple of str
+        Names of the tensors it was called on (``("loss",)``), when named.
     """
 
     index: int
@@ -146,6 +150,7 @@ class PassSummary:
     create_graph: bool
     results: tuple[TensorRecord | None, ...] = ()
     error: str | None = None
+    root_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,11 @@ class Capture:
     passes : tuple of PassSummary
     tensors : tuple of TensorInfo
         Every named tensor object, in namespace order.
+    explanations : tuple of Explanation
+        Why each name does or does not get a gradient
+        (:mod:`gradexplorer.core.explain`).
+    modules : tuple of ModuleAudit
+        The placement audit of every top-level module (:mod:`gradexplorer.core.modules`).
     stdout, stderr : str
     error : ErrorReport or None
     executed : bool
@@ -180,6 +190,8 @@ class Capture:
     graph: nx.DiGraph
     passes: tuple[PassSummary, ...] = ()
     tensors: tuple[TensorInfo, ...] = ()
+    explanations: tuple[Explanation, ...] = ()
+    modules: tuple[ModuleAudit, ...] = ()
     stdout: str = ""
     stderr: str = ""
     error: ErrorReport | None = None
@@ -410,15 +422,17 @@ def capture(
                 create_graph=p.create_graph,
                 results=resolve_all(p.results),
                 error=p.error,
+                root_names=tuple(name for t in recorder.pass_root_tensors(p) for name in bindings.names_of(t)[:1]),
             )
             for p in recorder.passes
         )
         tensors = _tensor_infos(bindings, recorder, ids, lines, value_elements)
+        modules = audit_modules(bindings, passes_ran=bool(passes), value_elements=value_elements)
     finally:
         if gc_was_enabled:
             gc.enable()
     built = time.perf_counter()
-    return Capture(
+    result = Capture(
         code=code,
         filename=filename,
         device=str(torch_device),
@@ -432,5 +446,9 @@ def capture(
         dropped_ops=recorder.dropped_ops,
         versions=versions(),
         timings={"run": ran - started, "build": built - ran, **phases},
+        modules=modules,
     )
+    # Explanations read only the capture's plain data (as they will for a
+    # reopened session).
+    return replace(result, explanations=explain_capture(result))
 

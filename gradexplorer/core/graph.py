@@ -93,7 +93,7 @@ import torch
 from torch.autograd.graph import Node
 
 from .namespace import Bindings
-from .recording import Recorder, resolve_all
+from .recording import Recorder, edge_of, resolve_all
 from .tensors import TensorRecord, summarize_tensor
 
 __all__ = [
@@ -221,16 +221,6 @@ def _source(lines: list[str], line: int | None) -> SourceLine | None:
         return None
     text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
     return SourceLine(line, text)
-
-
-def _edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
-    if not t.requires_grad:
-        return None
-    try:
-        edge = torch.autograd.graph.get_gradient_edge(t)
-    except RuntimeError:
-        return None
-    return edge.node, edge.output_nr
 
 
 def walk_nodes(roots: list[Node]) -> tuple[list[Node], list[tuple[Node, Node, int, int]]]:
@@ -429,7 +419,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
     named: dict[Node, list[str]] = {}
     named_tensors: dict[Node, dict[int, torch.Tensor]] = {}
     for tensor, names in bindings.tensors.values():
-        edge = _edge_of(tensor)
+        edge = edge_of(tensor)
         if edge is not None:
             bucket = named.setdefault(edge[0], [])
             bucket.extend(n for n in names if n not in bucket)
@@ -539,5 +529,5 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
 
 def node_for_tensor(tensor: torch.Tensor, ids: dict[Node, str]) -> str | None:
     """Our id of the node a tensor belongs to (its grad_fn or accumulator)."""
-    edge = _edge_of(tensor)
+    edge = edge_of(tensor)
     return None if edge is None else ids.get(edge[0])

@@ -174,6 +174,13 @@ class PassRecord:
         What ``autograd.grad`` returned.
     error : str or None
         The exception text if the pass raised.
+    root_ids : list of int
+        ``id()`` of the tensors the pass was called on, even those that do not
+        require grad (so that a failed ``b.backward()`` can be told about
+        ``b``); resolve them with :meth:`Recorder.pass_root_tensors`, which
+        checks them against the recorder's weak references. (A second weak
+        reference to the root of a 100,000-op chain made its deallocation
+        crash in torch 2.13.)
     """
 
     index: int
@@ -186,6 +193,7 @@ class PassRecord:
     node_grads: dict[Node, tuple[tuple, tuple]] = field(default_factory=dict)
     results: tuple[PendingRecord | None, ...] = ()
     error: str | None = None
+    root_ids: list[int] = field(default_factory=list)
 
 
 class _GradTap:
@@ -251,12 +259,18 @@ def _tensor_args(value: Any) -> list[torch.Tensor]:
     return []
 
 
-def _edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
+def edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
+    """The ``(node, output_nr)`` autograd routes ``t``'s gradient to, or None.
+
+    That is ``t.grad_fn`` for results and the gradient accumulator for leaves
+    that require grad. A view made under ``no_grad`` says ``requires_grad``
+    but has neither (torch raises ``AssertionError`` there).
+    """
     if not t.requires_grad:
         return None
     try:
         edge = get_gradient_edge(t)
-    except RuntimeError:
+    except (RuntimeError, AssertionError):
         return None
     return edge.node, edge.output_nr
 
@@ -461,9 +475,10 @@ class Recorder(TorchFunctionMode):
         create_graph = bool(params.get("create_graph", False))
         retain = params.get("retain_graph")
         retain_graph = create_graph if retain is None else bool(retain)
-        roots = [e for e in map(_edge_of, root_tensors) if e is not None]
-        inputs = [e for e in map(_edge_of, input_tensors) if e is not None]
-        record = PassRecord(len(self.passes), kind, self.user_line(), roots, inputs, retain_graph, create_graph)
+        roots = [e for e in map(edge_of, root_tensors) if e is not None]
+        inputs = [e for e in map(edge_of, input_tensors) if e is not None]
+        record = PassRecord(len(self.passes), kind, self.user_line(), roots, inputs, retain_graph, create_graph,
+                            root_ids=[id(t) for t in root_tensors])
         self.passes.append(record)
         handles = self._hook_reachable(record)
         previous, self.active_pass = self.active_pass, record
@@ -532,7 +547,7 @@ class Recorder(TorchFunctionMode):
     def _register_tensor_hook(self, args, kwargs):
         tensor = args[0]
         hook = args[1] if len(args) > 1 else kwargs["hook"]
-        edge = _edge_of(tensor)
+        edge = edge_of(tensor)
         if edge is None:  # PyTorch raises its own clear error for this
             return torch.Tensor.register_hook(tensor, hook)
         info = HookInfo("tensor", _qualname(hook), edge[0], edge[1], self.user_line())
@@ -540,7 +555,7 @@ class Recorder(TorchFunctionMode):
         return torch.Tensor.register_hook(tensor, self._wrap(info, hook))
 
     def _note_retain_grad(self, tensor) -> None:
-        edge = _edge_of(tensor)
+        edge = edge_of(tensor)
         if edge is not None and tensor.grad_fn is not None:
             self.hooks.append(HookInfo("retain_grad", "Tensor.retain_grad", edge[0], edge[1], self.user_line()))
 
@@ -562,6 +577,16 @@ class Recorder(TorchFunctionMode):
     def _entry(self, tensor: torch.Tensor):
         entry = self._origins.get(id(tensor))
         return entry if entry is not None and entry[0]() is tensor else None
+
+    def pass_root_tensors(self, record: PassRecord) -> list[torch.Tensor]:
+        """The still-alive tensors a pass was called on (recorded ones only)."""
+        alive = []
+        for key in record.root_ids:
+            entry = self._origins.get(key)
+            tensor = entry[0]() if entry is not None else None
+            if tensor is not None:
+                alive.append(tensor)
+        return alive
 
     def origin_of(self, tensor: torch.Tensor) -> TensorOrigin | None:
         """Where ``tensor`` was created, if the recorder saw it."""

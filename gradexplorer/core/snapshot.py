@@ -120,4 +120,6 @@ def capture_to_dict(capture) -> dict[str, Any]:
         "edges": edges,
         "passes": to_jsonable(capture.passes),
         "tensors": to_jsonable(capture.tensors),
+        "explanations": to_jsonable(capture.explanations),
+        "modules": to_jsonable(capture.modules),
     }

@@ -89,20 +89,18 @@ def format_capture(capture: Capture, *, max_rows: int = 200) -> str:
             if p.error:
                 text += f" -> failed: {p.error.splitlines()[0]}"
             lines.append(text)
-    explanations = getattr(capture, "explanations", ())
+    explanations = capture.explanations
     if explanations:
         lines.append("")
         lines.append("Why (no) gradient:")
         for exp in explanations:
-            where = f" (line {exp.line})" if exp.line is not None else ""
-            lines.append(f"  {exp.name}: [{exp.code}] {exp.sentence}{where}")
-    modules = getattr(capture, "modules", ())
-    warnings = [w for audit in modules for w in audit.warnings]
+            lines.append(f"  {exp.name}: [{exp.code}] {exp.sentence}")
+    warnings = [w for audit in capture.modules for w in audit.warnings]
     if warnings:
         lines.append("")
         lines.append("Module warnings:")
         for warning in warnings:
-            lines.append(f"  [{warning.code}] {warning.message}")
+            lines.append(f"  [{warning.code}{'' if warning.severity == 'warning' else ', info'}] {warning.message}")
             if warning.fix:
                 lines.append(f"      fix: {warning.fix}")
     lines.append("")

@@ -1,0 +1,230 @@
+"""Where does each piece of an ``nn.Module``'s state live? The placement audit.
+
+For every module bound in the final namespace, :func:`audit_modules` lists
+its parameters, buffers (persistent or not), plain tensor attributes and
+submodules as a tree of frozen records, with warnings that carry their fix:
+
+``plain_tensor_attribute``
+    A tensor assigned as ``self.a = torch.tensor(...)``: not registered, so it
+    does not follow ``module.to(...)`` and is not in ``state_dict()``. The
+    notes' ``register_buffer`` lesson.
+``mixed_devices``
+    Registered state of one module tree on more than one device.
+``parameter_without_grad``
+    A parameter that requires grad but got no gradient in any backward pass.
+``non_persistent_buffer`` (info)
+    A buffer registered with ``persistent=False``: it moves with the module
+    but is not saved by ``state_dict()``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from .tensors import TensorRecord, summarize_tensor
+
+__all__ = ["ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules"]
+
+
+@dataclass(frozen=True)
+class StateEntry:
+    """One tensor of a module's state.
+
+    Attributes
+    ----------
+    path : str
+        Full dotted path, e.g. ``"layer.a"``.
+    kind : str
+        ``"parameter"``, ``"buffer"`` or ``"plain"`` (an unregistered tensor attribute).
+    record : TensorRecord
+        Shape, dtype, device and values.
+    requires_grad : bool
+    has_grad : bool
+        ``.grad`` is set (parameters).
+    persistent : bool
+        In ``state_dict()`` (parameters and persistent buffers).
+    follows_to : bool
+        Moves with ``module.to(...)`` (parameters and buffers, not plain attributes).
+    """
+
+    path: str
+    kind: str
+    record: TensorRecord
+    requires_grad: bool
+    has_grad: bool
+    persistent: bool
+    follows_to: bool
+
+    @property
+    def device(self) -> str:
+        return self.record.device
+
+
+@dataclass(frozen=True)
+class ModuleWarning:
+    """A placement problem (or fact worth knowing), with how to fix it."""
+
+    code: str
+    path: str
+    message: str
+    fix: str = ""
+    severity: str = "warning"  # or "info"
+
+
+@dataclass(frozen=True)
+class ModuleAudit:
+    """One module and its submodules, as a tree.
+
+    Attributes
+    ----------
+    path : str
+        ``"layer"``, ``"model.0"``.
+    type_name : str
+        ``"Linear"``, ``"Layer"``.
+    entries : tuple of StateEntry
+        This module's own parameters, buffers and plain tensor attributes.
+    children : tuple of ModuleAudit
+    warnings : tuple of ModuleWarning
+        For the root of a tree: every warning of the whole tree.
+    devices : tuple of str
+        Devices of the registered state of the whole tree, most common first.
+    """
+
+    path: str
+    type_name: str
+    entries: tuple[StateEntry, ...]
+    children: tuple[ModuleAudit, ...]
+    warnings: tuple[ModuleWarning, ...] = ()
+    devices: tuple[str, ...] = ()
+
+    def walk(self):
+        """This audit and all below it, depth first."""
+        stack = [self]
+        while stack:
+            audit = stack.pop()
+            yield audit
+            stack.extend(reversed(audit.children))
+
+    def entry(self, path: str) -> StateEntry | None:
+        """The state entry at ``path`` anywhere in the tree."""
+        for audit in self.walk():
+            for item in audit.entries:
+                if item.path == path:
+                    return item
+        return None
+
+
+def _entries(module: nn.Module, path: str, value_elements: int) -> list[StateEntry]:
+    entries = []
+    for name, param in module.named_parameters(recurse=False):
+        entries.append(StateEntry(f"{path}.{name}", "parameter",
+                                  summarize_tensor(param, value_elements=value_elements, alias=True),
+                                  param.requires_grad, param.grad is not None, True, True))
+    non_persistent = getattr(module, "_non_persistent_buffers_set", set())
+    for name, buf in module.named_buffers(recurse=False):
+        if buf is None:
+            continue
+        entries.append(StateEntry(f"{path}.{name}", "buffer",
+                                  summarize_tensor(buf, value_elements=value_elements, alias=True),
+                                  buf.requires_grad, buf.grad is not None, name not in non_persistent, True))
+    for name, value in vars(module).items():
+        if isinstance(value, torch.Tensor) and not name.startswith("_"):
+            entries.append(StateEntry(f"{path}.{name}", "plain",
+                                      summarize_tensor(value, value_elements=value_elements, alias=True),
+                                      value.requires_grad, value.grad is not None, False, False))
+    return entries
+
+
+def _build(module: nn.Module, path: str, value_elements: int, seen: set[int]) -> ModuleAudit:
+    """Build the tree iteratively (deep Sequentials must not hit the recursion limit)."""
+    # Post-order with an explicit stack: children are built before parents.
+    stack: list[tuple[nn.Module, str, bool]] = [(module, path, False)]
+    built: dict[int, ModuleAudit] = {}
+    while stack:
+        current, current_path, expanded = stack.pop()
+        if expanded:
+            children = tuple(built[id(child)] for _, child in current.named_children() if id(child) in built)
+            built[id(current)] = ModuleAudit(current_path, type(current).__name__,
+                                             tuple(_entries(current, current_path, value_elements)), children)
+            continue
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        stack.append((current, current_path, True))
+        for name, child in reversed(list(current.named_children())):
+            stack.append((child, f"{current_path}.{name}", False))
+    return built[id(module)]
+
+
+def _warnings(root: ModuleAudit, passes_ran: bool) -> tuple[tuple[ModuleWarning, ...], tuple[str, ...]]:
+    registered = [e for audit in root.walk() for e in audit.entries if e.kind != "plain"]
+    counts = Counter(e.device for e in registered)
+    devices = tuple(d for d, _ in counts.most_common())
+    main = devices[0] if devices else None
+    warnings = []
+    for audit in root.walk():
+        for entry in audit.entries:
+            attr = entry.path.rsplit(".", 1)[-1]
+            if entry.kind == "plain":
+                if main is not None and entry.device != main:
+                    message = (f"`{entry.path}` is a plain tensor attribute: it stayed on {entry.device} when the "
+                               f"module moved to {main} (module.to() moves only parameters and buffers), and it is "
+                               f"not in state_dict().")
+                else:
+                    message = (f"`{entry.path}` is a plain tensor attribute: it will not follow module.to() and is "
+                               f"not in state_dict().")
+                fix = f"use `self.register_buffer('{attr}', ...)` in {audit.type_name}.__init__"
+                if entry.requires_grad:
+                    fix = f"if it should be trained, use `self.{attr} = nn.Parameter(...)`; else {fix}"
+                warnings.append(ModuleWarning("plain_tensor_attribute", entry.path, message, fix))
+            elif entry.kind == "buffer" and not entry.persistent:
+                warnings.append(ModuleWarning(
+                    "non_persistent_buffer", entry.path,
+                    f"`{entry.path}` is a non-persistent buffer: it moves with the module but state_dict() does "
+                    f"not save it.", "pass persistent=True to register_buffer if it must be saved", "info"))
+            elif entry.kind == "parameter" and entry.requires_grad and passes_ran and not entry.has_grad:
+                warnings.append(ModuleWarning(
+                    "parameter_without_grad", entry.path,
+                    f"`{entry.path}` requires grad but received no gradient in any backward pass: it is not on "
+                    f"the path from the loss.",
+                    "check that forward() uses it; freeze it with requires_grad_(False) if it should not train"))
+    if len(devices) > 1:
+        where = ", ".join(f"{d} ({counts[d]})" for d in devices)
+        odd = [e.path for e in registered if e.device != main]
+        warnings.append(ModuleWarning(
+            "mixed_devices", root.path,
+            f"`{root.path}` has parameters/buffers on several devices: {where}; e.g. {', '.join(odd[:3])}.",
+            f"move the whole module at once: `{root.path}.to(device)`"))
+    return tuple(warnings), devices
+
+
+def audit_modules(bindings, *, passes_ran: bool, value_elements: int) -> tuple[ModuleAudit, ...]:
+    """Audit every top-level module in ``bindings``.
+
+    Parameters
+    ----------
+    bindings : Bindings
+        From :func:`~gradexplorer.core.namespace.find_bindings`.
+    passes_ran : bool, keyword-only
+        Whether any backward pass ran (else missing gradients are no news).
+    value_elements : int, keyword-only
+
+    Returns
+    -------
+    tuple of ModuleAudit
+        One tree per top-level module (one not reached as a submodule of
+        another audited module), in namespace order.
+    """
+    audits = []
+    seen: set[int] = set()
+    for module, names in bindings.modules.values():
+        if id(module) in seen or "." in names[0]:
+            continue
+        tree = _build(module, names[0], value_elements, seen)
+        warnings, devices = _warnings(tree, passes_ran)
+        audits.append(ModuleAudit(tree.path, tree.type_name, tree.entries, tree.children, warnings, devices))
+    return tuple(audits)

@@ -1,0 +1,218 @@
+"""Why (no) gradient: reason codes, sentences and lines (issue 3)."""
+
+import json
+import textwrap
+
+import pytest
+
+from gradexplorer import capture
+from gradexplorer.cli import main
+from gradexplorer.resources import resource_root
+
+
+def explanation(cap, name):
+    for exp in cap.explanations:
+        if exp.name == name:
+            return exp
+    raise AssertionError(f"no explanation for {name!r}: {[e.name for e in cap.explanations]}")
+
+
+def test_notes_alias_program(example):
+    cap = example("01_no_grad_alias")
+    b = explanation(cap, "b")
+    assert b.code == "alias"
+    assert "b is the same tensor object as a" in b.sentence
+    assert "no_grad only affects tensors created by operations inside it, so b still gets a gradient" in b.sentence
+    a = explanation(cap, "a")
+    assert a.code == "leaf_grad" and a.line == 4  # the backward at line 4 filled a.grad
+
+
+def test_notes_new_tensor_program(example):
+    cap = example("02_no_grad_new_tensor")
+    b = explanation(cap, "b")
+    assert b.code == "no_grad"
+    assert b.line == 3
+    assert "under torch.no_grad() (line 3)" in b.sentence
+    assert "no grad_fn" in b.sentence and "requires_grad=False" in b.sentence
+    assert "as it did at line 4" in b.sentence  # backward on it fails, and the sentence says so
+    assert explanation(cap, "a").code == "leaf_unreachable"
+
+
+def test_register_buffer_example_warns_and_the_fix_moves(example):
+    cap = example("05_register_buffer")
+    assert cap.ok, cap.error
+    layer, fixed = cap.modules
+    assert layer.path == "layer" and layer.type_name == "Layer"
+    w = layer.entry("layer.w")
+    assert w.kind == "parameter" and w.device == "meta"  # cpu run: the target is meta
+    a = layer.entry("layer.a")
+    assert a.kind == "plain" and a.device == "cpu" and not a.follows_to and not a.persistent
+    (warning,) = [x for x in layer.warnings if x.code == "plain_tensor_attribute"]
+    assert warning.path == "layer.a"
+    assert "stayed on cpu when the module moved to meta" in warning.message
+    assert "self.register_buffer('a', ...)" in warning.fix
+    # After the fix (register_buffer) the warning is gone and a moved with w.
+    assert fixed.warnings == ()
+    assert fixed.entry("fixed.a").kind == "buffer" and fixed.entry("fixed.a").device == "meta"
+    assert fixed.entry("fixed.w").device == "meta"
+
+
+def _code_of(cap, subject):
+    if subject.startswith("module:"):
+        path = subject.removeprefix("module:")
+        codes = [w.code for audit in cap.modules for w in audit.warnings if w.path == path]
+        assert codes, f"no module warning for {path}: {[w for a in cap.modules for w in a.warnings]}"
+        return codes[0]
+    return explanation(cap, subject).code
+
+
+TABLE = [
+    ("alias", "b", """
+        a = torch.tensor(1.0, requires_grad=True)
+        with torch.no_grad():
+            b = a
+        b.backward()
+    """),
+    ("no_grad", "b", """
+        a = torch.tensor(1.0, requires_grad=True)
+        with torch.no_grad():
+            b = a * 2
+    """),
+    ("inference_mode", "b", """
+        a = torch.tensor(1.0, requires_grad=True)
+        with torch.inference_mode():
+            b = a * 2
+    """),
+    ("detached", "d", """
+        a = torch.tensor(1.0, requires_grad=True)
+        d = (a * 2).detach()
+    """),
+    ("data", "d", """
+        a = torch.tensor(1.0, requires_grad=True)
+        d = a.data
+    """),
+    ("view", "row", """
+        w = torch.ones(2, 2, requires_grad=True)
+        m = w * 2
+        row = m[0]
+    """),
+    ("view_no_grad", "row", """
+        w = torch.ones(2, 2, requires_grad=True)
+        m = w * 2
+        with torch.no_grad():
+            row = m[0]
+    """),
+    ("integer_dtype", "idx", """
+        idx = torch.arange(3)
+    """),
+    ("leaf_unreachable", "unused", """
+        used = torch.tensor(1.0, requires_grad=True)
+        unused = torch.tensor(2.0, requires_grad=True)
+        loss = used * 3
+        loss.backward()
+    """),
+    ("grad_accumulated", "w", """
+        w = torch.tensor(1.0, requires_grad=True)
+        (w * 2).backward()
+        (w * 3).backward()
+    """),
+    ("grad_reset", "w", """
+        w = torch.tensor(1.0, requires_grad=True)
+        (w * 2).backward()
+        w.grad = None
+        (w * 3).backward()
+    """),
+    ("retains_grad", "h", """
+        w = torch.tensor(1.0, requires_grad=True)
+        h = w * 2
+        h.retain_grad()
+        (h * 3).backward()
+    """),
+    ("hook_modified", "h", """
+        w = torch.tensor(1.0, requires_grad=True)
+        h = w * 2
+        h.register_hook(lambda g: g * 100)
+        (h * 3).backward()
+    """),
+    ("intermediate", "h", """
+        w = torch.tensor(1.0, requires_grad=True)
+        h = w * 2
+        (h * 3).backward()
+    """),
+    ("no_requires_grad", "x", """
+        x = torch.randn(3)
+    """),
+    ("leaf_no_backward", "w", """
+        w = torch.tensor(1.0, requires_grad=True)
+    """),
+    ("leaf_grad", "w", """
+        w = torch.tensor(1.0, requires_grad=True)
+        (w * 2).backward()
+    """),
+    ("non_persistent_buffer", "module:m.stats", """
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("stats", torch.zeros(2), persistent=False)
+        m = M()
+    """),
+    ("mixed_devices", "module:model", """
+        model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+        model[1].to("meta")
+    """),
+    ("parameter_without_grad", "module:model.1.weight", """
+        model = nn.ModuleList([nn.Linear(2, 1), nn.Linear(2, 1)])
+        loss = model[0](torch.ones(1, 2)).sum()
+        loss.backward()
+    """),
+    ("plain_tensor_attribute", "module:layer.scale", """
+        class Layer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = nn.Parameter(torch.ones(2))
+                self.scale = torch.tensor(2.0)
+        layer = Layer().to("meta")
+    """),
+]
+
+
+@pytest.mark.parametrize("code, subject, program", TABLE, ids=[row[0] for row in TABLE])
+def test_reason_table(code, subject, program):
+    cap = capture(textwrap.dedent(program))
+    assert _code_of(cap, subject) == code
+
+
+def test_table_covers_every_required_reason():
+    required = {"alias", "no_grad", "inference_mode", "detached", "data", "view", "view_no_grad",
+                "integer_dtype", "leaf_unreachable", "grad_accumulated", "retains_grad", "hook_modified",
+                "non_persistent_buffer", "mixed_devices", "parameter_without_grad"}
+    assert required <= {row[0] for row in TABLE}
+    assert len(TABLE) >= 15
+
+
+def test_reasons_carry_lines():
+    cap = capture(textwrap.dedent("""
+        a = torch.tensor(1.0, requires_grad=True)
+        d = a.detach()
+        with torch.no_grad():
+            e = a + 1
+    """))
+    assert explanation(cap, "d").line == 3
+    assert explanation(cap, "e").line == 5
+    assert "from a" in explanation(cap, "d").sentence
+
+
+def test_cli_prints_explanations_and_module_warnings(capsys, tmp_path):
+    examples = resource_root() / "examples"
+    out_json = tmp_path / "snap.json"
+    main(["capture", str(examples / "05_register_buffer.py"), "--json", str(out_json)])
+    out = capsys.readouterr().out
+    table_end = out.index("Why (no) gradient:")
+    assert out.index("AccumulateGrad") < table_end  # after the node table
+    assert "[plain_tensor_attribute] `layer.a` is a plain tensor attribute" in out
+    assert "fix: use `self.register_buffer('a', ...)`" in out
+    doc = json.loads(out_json.read_text())
+    assert any(e["name"] == "layer.w" for e in doc["explanations"])
+    layer = doc["modules"][0]
+    assert layer["warnings"][0]["code"] == "plain_tensor_attribute"
+    assert {e["path"]: e["kind"] for e in layer["entries"]} == {"layer.w": "parameter", "layer.a": "plain"}
