@@ -1,0 +1,321 @@
+"""The autograd graph drawing: QGraphicsView/Scene, node items, edges, selection, zoom.
+
+Positions come precomputed (:func:`gradexplorer.core.layout.layered_layout`,
+run in the worker), so building the scene on the GUI thread only creates
+items. Scale choices, for graphs of 10,000+ nodes:
+
+* one light ``QGraphicsItem`` per node with its own ``paint`` (no child text
+  items), which skips its label when zoomed far out (level of detail);
+* edges drawn as a few ``QGraphicsPathItem`` bands of layers, not one item
+  per edge, so the scene index stays small while off-screen bands are culled;
+* the edges of the selected node are drawn again on top, highlighted, with
+  their ``next_functions`` slot index.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QKeySequence,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QStyleOptionGraphicsItem,
+)
+
+from ..core.layout import Layout
+from ..core.summary import node_gradient
+from .worker import node_label
+
+__all__ = ["GraphView", "NodeItem", "node_style"]
+
+NODE_HEIGHT = 36.0
+_BAND_LAYERS = 6
+
+#: Fill colours per style (light palette, dark palette).
+_FILLS = {
+    "leaf": ("#d8f3dc", "#1e4d2b"),
+    "op": ("#e3ecf7", "#22344a"),
+    "root": ("#ffe5c2", "#5a3a12"),
+    "custom": ("#eadcf8", "#3d2a57"),
+}
+
+
+def node_style(attrs: dict, *, passes_ran: bool) -> tuple[str, bool, bool, bool]:
+    """``(kind, hooked, no_gradient, nonfinite)`` of a node, for drawing and legends."""
+    hooked = bool(attrs.get("hooks"))
+    no_gradient = passes_ran and node_gradient(attrs) is None
+    value = attrs.get("value")
+    nonfinite = value is not None and value.summary is not None and value.summary.has_nonfinite
+    return attrs["kind"], hooked, no_gradient, nonfinite
+
+
+class NodeItem(QGraphicsItem):
+    """One autograd node: a rounded box with the op name and the variable names."""
+
+    def __init__(self, node_id: str, attrs: dict, width: float, style: tuple, dark: bool) -> None:
+        super().__init__()
+        self.node_id = node_id
+        self.op, self.names = node_label(attrs)
+        self._rect = QRectF(-width / 2, -NODE_HEIGHT / 2, width, NODE_HEIGHT)
+        kind, hooked, no_gradient, nonfinite = style
+        fill = QColor(_FILLS[kind][1 if dark else 0])
+        if no_gradient:
+            fill.setAlpha(150)
+        self._brush = QBrush(fill)
+        border = QColor("#c9a227") if hooked else QColor("#c0392b") if nonfinite else QColor("#7f8c9d")
+        self._pen = QPen(border, 2.5 if hooked or nonfinite else 1.0)
+        if no_gradient:
+            self._pen.setStyle(Qt.PenStyle.DashLine)
+        self._text = QColor("#e6edf3" if dark else "#1f2328")
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.setAcceptHoverEvents(True)
+        tip = [f"{self.op} ({kind})"]
+        if attrs["names"]:
+            tip.append("names: " + ", ".join(attrs["names"]))
+        if attrs.get("value") is not None:
+            tip.append("value: " + attrs["value"].short(width=60))
+        grad = node_gradient(attrs)
+        if grad is not None:
+            tip.append("grad: " + grad.short(width=60))
+        if no_gradient:
+            tip.append("no gradient reached this node")
+        if hooked:
+            tip.append("has hooks")
+        self.setToolTip("\n".join(tip))
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._rect.adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        detail = option.levelOfDetailFromTransform(painter.worldTransform())
+        pen = self._pen
+        if self.isSelected():
+            pen = QPen(QColor("#0969da"), 3.0)
+        painter.setPen(pen)
+        painter.setBrush(self._brush)
+        if detail < 0.25:  # far out: plain boxes, no text (keeps panning smooth)
+            painter.drawRect(self._rect)
+            return
+        painter.drawRoundedRect(self._rect, 6, 6)
+        painter.setPen(self._text)
+        font = painter.font()
+        font.setPointSizeF(8.5)
+        if self.names:
+            top = QRectF(self._rect.left(), self._rect.top() + 2, self._rect.width(), NODE_HEIGHT / 2 - 2)
+            bottom = QRectF(self._rect.left(), self._rect.center().y(), self._rect.width(), NODE_HEIGHT / 2 - 2)
+            font.setBold(True)
+            painter.setFont(font)
+            painter.drawText(top, Qt.AlignmentFlag.AlignCenter, self.op)
+            font.setBold(False)
+            painter.setFont(font)
+            painter.drawText(bottom, Qt.AlignmentFlag.AlignCenter, self.names)
+        else:
+            font.setBold(True)
+            painter.setFont(font)
+            painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.op)
+
+
+def _edge_path(path: QPainterPath, start: QPointF, end: QPointF) -> None:
+    """A vertical S-curve from the bottom of ``start``'s box to the top of ``end``'s, with an arrowhead."""
+    a = QPointF(start.x(), start.y() + NODE_HEIGHT / 2)
+    b = QPointF(end.x(), end.y() - NODE_HEIGHT / 2 - 4)
+    bend = max((b.y() - a.y()) / 2, 20.0)
+    path.moveTo(a)
+    path.cubicTo(QPointF(a.x(), a.y() + bend), QPointF(b.x(), b.y() - bend), b)
+    path.addPolygon(QPolygonF([QPointF(b.x() - 4, b.y() - 2), QPointF(b.x() + 4, b.y() - 2),
+                               QPointF(b.x(), b.y() + 4), QPointF(b.x() - 4, b.y() - 2)]))
+
+
+class GraphView(QGraphicsView):
+    """Draws a capture graph and lets the user pan, zoom and select nodes.
+
+    Signals
+    -------
+    node_selected(str)
+        The id of the newly selected node ("" when the selection was cleared).
+    """
+
+    node_selected = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Autograd graph")
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
+        self.items_by_id: dict[str, NodeItem] = {}
+        self._graph = None
+        self._layout: Layout | None = None
+        self._overlay: list[QGraphicsItem] = []
+        self.scene().selectionChanged.connect(self._on_scene_selection_changed)
+
+    # -- content ---------------------------------------------------------------------
+    def clear_graph(self) -> None:
+        self._overlay = []
+        self.items_by_id = {}
+        self._graph = None
+        self._layout = None
+        self.scene().clear()
+
+    def show_graph(self, graph, layout: Layout, *, passes_ran: bool) -> None:
+        """Replace the drawing with ``graph`` at ``layout``'s positions."""
+        scene = self.scene()
+        scene.blockSignals(True)
+        self.clear_graph()
+        self._graph = graph
+        self._layout = layout
+        dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
+        positions = layout.positions
+        nodes = graph.nodes
+        # Bands of layers: each band's edges are one path item.
+        layer_of = {node_id: i for i, row in enumerate(layout.layers) for node_id in row}
+        bands: dict[int, QPainterPath] = {}
+        for u, v in graph.edges:
+            band = layer_of[u] // _BAND_LAYERS
+            path = bands.get(band)
+            if path is None:
+                path = bands[band] = QPainterPath()
+            ux, uy = positions[u]
+            vx, vy = positions[v]
+            _edge_path(path, QPointF(ux, uy), QPointF(vx, vy))
+        edge_pen = QPen(QColor("#8b949e" if dark else "#8c959f"), 1.0)
+        edge_pen.setCosmetic(True)
+        for path in bands.values():
+            item = QGraphicsPathItem(path)
+            item.setPen(edge_pen)
+            item.setZValue(-1)
+            scene.addItem(item)
+        for node_id, attrs in nodes(data=True):
+            x, y = positions[node_id]
+            op, names = node_label(attrs)
+            width = 28.0 + 7.0 * max(len(op), len(names), 6)
+            item = NodeItem(node_id, attrs, width, node_style(attrs, passes_ran=passes_ran), dark)
+            item.setPos(x, y)
+            scene.addItem(item)
+            self.items_by_id[node_id] = item
+        margin = 60
+        scene.setSceneRect(QRectF(-layout.width / 2 - margin, -NODE_HEIGHT - margin,
+                                  layout.width + 2 * margin, layout.height + NODE_HEIGHT * 2 + 2 * margin))
+        scene.blockSignals(False)
+        self.fit()
+
+    # -- selection -------------------------------------------------------------------
+    def selected_node(self) -> str | None:
+        items = self.scene().selectedItems()
+        return items[0].node_id if items and isinstance(items[0], NodeItem) else None
+
+    def select_node(self, node_id: str | None, *, center: bool = True) -> None:
+        """Select ``node_id`` (None clears) and centre the view on it."""
+        scene = self.scene()
+        scene.blockSignals(True)
+        scene.clearSelection()
+        item = self.items_by_id.get(node_id) if node_id else None
+        if item is not None:
+            item.setSelected(True)
+        scene.blockSignals(False)
+        self._draw_overlay(node_id if item is not None else None)
+        if item is not None and center:
+            self.centerOn(item)
+        self.node_selected.emit(node_id if item is not None else "")
+
+    def select_nodes(self, node_ids: list[str]) -> None:
+        """Select several nodes (e.g. all nodes of an editor line); the first is inspected."""
+        scene = self.scene()
+        scene.blockSignals(True)
+        scene.clearSelection()
+        for node_id in node_ids:
+            item = self.items_by_id.get(node_id)
+            if item is not None:
+                item.setSelected(True)
+        scene.blockSignals(False)
+        first = node_ids[0] if node_ids else None
+        self._draw_overlay(first)
+        if first in self.items_by_id:
+            self.centerOn(self.items_by_id[first])
+        self.node_selected.emit(first or "")
+
+    def _on_scene_selection_changed(self) -> None:
+        node_id = self.selected_node()
+        self._draw_overlay(node_id)
+        self.node_selected.emit(node_id or "")
+
+    def _draw_overlay(self, node_id: str | None) -> None:
+        scene = self.scene()
+        for item in self._overlay:
+            scene.removeItem(item)
+        self._overlay = []
+        if node_id is None or self._graph is None:
+            return
+        positions = self._layout.positions
+        pen = QPen(QColor("#0969da"), 2.0)
+        pen.setCosmetic(True)
+        path = QPainterPath()
+        font = QFont()
+        font.setPointSizeF(8)
+        edges = [(node_id, v, d) for v, d in self._graph.succ[node_id].items()]
+        edges += [(u, node_id, d) for u, d in self._graph.pred[node_id].items()]
+        for u, v, data in edges:
+            start, end = QPointF(*positions[u]), QPointF(*positions[v])
+            _edge_path(path, start, end)
+            label = QGraphicsSimpleTextItem("slot " + ",".join(str(s) for s in data["slots"]))
+            label.setFont(font)
+            label.setBrush(QColor("#0969da"))
+            label.setPos(start.x() + (end.x() - start.x()) * 0.25 + 4, start.y() + NODE_HEIGHT / 2 + 2)
+            label.setZValue(3)
+            label.setToolTip(f"{u} -> {v}: next_functions[{data['slot']}], input_nr {data['input_nr']}")
+            scene.addItem(label)
+            self._overlay.append(label)
+        overlay = QGraphicsPathItem(path)
+        overlay.setPen(pen)
+        overlay.setZValue(2)
+        scene.addItem(overlay)
+        self._overlay.append(overlay)
+
+    # -- zoom ------------------------------------------------------------------------
+    def zoom_by(self, factor: float) -> None:
+        current = self.transform().m11()
+        target = min(max(current * factor, 0.02), 8.0)
+        self.scale(target / current, target / current)
+
+    def zoom_level(self) -> float:
+        return self.transform().m11()
+
+    def fit(self) -> None:
+        rect = self.scene().itemsBoundingRect()
+        if rect.isEmpty():
+            return
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.zoom_level() > 1.5:  # small graphs: readable size, not huge boxes
+            self.zoom_by(1.5 / self.zoom_level())
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
+        steps = event.angleDelta().y() / 120.0
+        if steps:
+            self.zoom_by(1.2 ** steps)
+        event.accept()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom_by(1.25)
+        elif event.matches(QKeySequence.StandardKey.ZoomOut) or event.key() == Qt.Key.Key_Minus:
+            self.zoom_by(0.8)
+        elif event.key() == Qt.Key.Key_F:
+            self.fit()
+        else:
+            super().keyPressEvent(event)

@@ -1,0 +1,332 @@
+"""The selected node's details: op, names, path, values, gradients, saved tensors, hooks.
+
+Values are shown through :class:`TensorTableModel`, which reads a record's
+CPU tensor cell by cell when the view asks, so even a 10,000-element value
+costs nothing until scrolled to; tensors over the value cap show only their
+summary (never a 10**7-element text dump).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.summary import short_op
+from ..core.tensors import TensorRecord, format_number
+
+__all__ = ["Inspector", "TensorTableModel", "TensorView", "describe_record"]
+
+
+def describe_record(record: TensorRecord | None) -> str:
+    """Summary line: shape, dtype, device, stats, NaN/Inf, note."""
+    if record is None:
+        return "—"
+    dims = "×".join(str(s) for s in record.shape) or "scalar"
+    parts = []
+    if record.item() is not None:
+        parts.append(format_number(record.item()))
+    parts.append(f"{dims} {record.dtype} on {record.device}")
+    stats = record.stats
+    if stats is not None and stats.min is not None and record.numel > 1:
+        parts.append(f"min {format_number(stats.min)}  max {format_number(stats.max)}  "
+                     f"mean {format_number(stats.mean)}  std {format_number(stats.std)}")
+    if stats is not None and stats.has_nonfinite:
+        parts.append(f"NaN {stats.nan_count}  Inf {stats.inf_count}")
+    if record.note:
+        parts.append(record.note)
+    return "\n".join(parts)
+
+
+class TensorTableModel(QAbstractTableModel):
+    """A record's values as a table: 0-d and 1-D as one column, N-D as (rows, last dim)."""
+
+    def __init__(self, record: TensorRecord | None = None) -> None:
+        super().__init__()
+        self._matrix = None
+        self.set_record(record)
+
+    def set_record(self, record: TensorRecord | None) -> None:
+        self.beginResetModel()
+        data = None if record is None else record.data
+        if data is None:
+            self._matrix = None
+        elif data.dim() == 0:
+            self._matrix = data.reshape(1, 1)
+        elif data.dim() == 1:
+            self._matrix = data.reshape(-1, 1)
+        else:
+            self._matrix = data.reshape(-1, data.shape[-1])
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if self._matrix is None or parent.isValid() else self._matrix.shape[0]
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if self._matrix is None or parent.isValid() else self._matrix.shape[1]
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole and self._matrix is not None:
+            return format_number(self._matrix[index.row(), index.column()].item())
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 - Qt API
+        if role == Qt.ItemDataRole.DisplayRole:
+            return str(section)
+        return None
+
+
+class TensorView(QWidget):
+    """A tensor record: summary text plus a table of its values (when kept)."""
+
+    def __init__(self, title: str, parent=None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.summary = QLabel("—")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary.setAccessibleName(f"{title} summary")
+        self.model = TensorTableModel()
+        self.table = QTableView()
+        self.table.setAccessibleName(f"{title} values")
+        self.table.setModel(self.model)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setMaximumHeight(160)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table)
+        self.record: TensorRecord | None = None
+        self.set_record(None)
+
+    def set_record(self, record: TensorRecord | None) -> None:
+        self.record = record
+        self.summary.setText(describe_record(record))
+        self.model.set_record(record)
+        self.table.setVisible(record is not None and record.data is not None and record.numel > 1)
+
+    def text(self) -> str:
+        """What a user reads first: the single value, or the summary."""
+        if self.record is not None and self.record.item() is not None:
+            return format_number(self.record.item())
+        return self.summary.text()
+
+
+class Inspector(QScrollArea):
+    """Shows everything gradexplorer knows about one node.
+
+    Signals
+    -------
+    source_requested(int)
+        The user clicked the node's source line.
+    """
+
+    source_requested = Signal(int)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setAccessibleName("Inspector")
+        body = QWidget()
+        self.setWidget(body)
+        outer = QVBoxLayout(body)
+        self.title = QLabel("Click a node to inspect it.")
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.title.setWordWrap(True)
+        outer.addWidget(self.title)
+
+        form = QFormLayout()
+        self.kind = QLabel()
+        self.names = QLabel()
+        self.names.setWordWrap(True)
+        self.path = QLabel()
+        self.path.setWordWrap(True)
+        self.path.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.copy_path = QToolButton()
+        self.copy_path.setText("Copy")
+        self.copy_path.setToolTip("Copy the Python expression that reaches this node")
+        self.copy_path.setAccessibleName("Copy path")
+        self.copy_path.clicked.connect(self._on_copy_path_clicked)
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.path, 1)
+        path_row.addWidget(self.copy_path)
+        self.created = QLabel()
+        self.created.setWordWrap(True)
+        self.meta = QLabel()
+        self.source = QPushButton()
+        self.source.setFlat(True)
+        self.source.setStyleSheet("text-align: left")
+        self.source.setAccessibleName("Source line")
+        self.source.clicked.connect(self._on_source_clicked)
+        form.addRow("Kind", self.kind)
+        form.addRow("Names", self.names)
+        form.addRow("Path", path_row)
+        form.addRow("Created", self.created)
+        form.addRow("Tensor", self.meta)
+        form.addRow("Source", self.source)
+        outer.addLayout(form)
+
+        self.value_box = QGroupBox("Forward value")
+        self.value = TensorView("Forward value")
+        QVBoxLayout(self.value_box).addWidget(self.value)
+        outer.addWidget(self.value_box)
+
+        self.grad_box = QGroupBox("Gradient")
+        grad_layout = QVBoxLayout(self.grad_box)
+        self.pass_picker = QComboBox()
+        self.pass_picker.setAccessibleName("Backward pass")
+        self.pass_picker.currentIndexChanged.connect(self._on_pass_picker_changed)
+        self.grad = TensorView("Gradient")
+        self.grad_inputs = QLabel()
+        self.grad_inputs.setWordWrap(True)
+        grad_layout.addWidget(self.pass_picker)
+        grad_layout.addWidget(self.grad)
+        grad_layout.addWidget(self.grad_inputs)
+        outer.addWidget(self.grad_box)
+
+        self.leaf_box = QGroupBox(".grad (accumulated)")
+        self.leaf_grad = TensorView("Leaf grad")
+        QVBoxLayout(self.leaf_box).addWidget(self.leaf_grad)
+        outer.addWidget(self.leaf_box)
+
+        self.saved = QLabel()
+        self.saved.setWordWrap(True)
+        self.saved.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.saved_box = QGroupBox("Saved tensors")
+        QVBoxLayout(self.saved_box).addWidget(self.saved)
+        outer.addWidget(self.saved_box)
+
+        self.hooks = QLabel()
+        self.hooks.setWordWrap(True)
+        self.hooks_box = QGroupBox("Hooks")
+        QVBoxLayout(self.hooks_box).addWidget(self.hooks)
+        outer.addWidget(self.hooks_box)
+        outer.addStretch(1)
+        self._attrs: dict | None = None
+        self._line: int | None = None
+        self.show_node(None, None)
+
+    # -- public ----------------------------------------------------------------------
+    def show_node(self, node_id: str | None, attrs: dict | None, passes=()) -> None:
+        """Fill the panel from a node's attributes (the graph schema), or clear it."""
+        self._attrs = attrs
+        boxes = (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box)
+        if attrs is None:
+            self.title.setText("Click a node to inspect it.")
+            for widget in (self.kind, self.names, self.path, self.created, self.meta):
+                widget.setText("")
+            self.source.setText("")
+            self.copy_path.setEnabled(False)
+            for box in boxes:
+                box.setVisible(False)
+            return
+        self.title.setText(f"{short_op(attrs['op'])}  ({node_id})")
+        kind = attrs["kind"] + (" (root)" if attrs["is_root"] and attrs["kind"] != "root" else "")
+        self.kind.setText(kind)
+        self.names.setText(", ".join(attrs["names"]) or "— (no name in the namespace)")
+        self.path.setText(attrs.get("path") or "— (not reachable from a named tensor)")
+        self.copy_path.setEnabled(bool(attrs.get("path")))
+        if attrs.get("grad_enabled") is None:
+            self.created.setText("not recorded")
+        else:
+            mode = "grad mode on" if attrs["grad_enabled"] else "under torch.no_grad()"
+            if attrs.get("inference_mode"):
+                mode += ", inference mode"
+            self.created.setText(mode)
+        value = attrs.get("value")
+        self.meta.setText("—" if value is None else f"shape {tuple(value.shape)}, {value.dtype}, {value.device}")
+        source = attrs.get("source")
+        self._line = source.line if source is not None else None
+        self.source.setText(f"line {source.line}: {source.text}" if source is not None else "—")
+        self.source.setEnabled(source is not None)
+        self.value_box.setVisible(True)
+        self.value_box.setTitle("Value (leaf variable, end of run)" if attrs["kind"] == "leaf" else
+                                "Forward value (when the op ran)")
+        self.value.set_record(value)
+        self.pass_picker.blockSignals(True)
+        self.pass_picker.clear()
+        for index in sorted(attrs["grads"]):
+            where = ""
+            if index < len(passes) and passes[index].source is not None:
+                where = f" (line {passes[index].source.line})"
+            self.pass_picker.addItem(f"pass {index}{where}", index)
+        self.pass_picker.blockSignals(False)
+        self.grad_box.setVisible(True)
+        if attrs["grads"]:
+            self.pass_picker.setCurrentIndex(self.pass_picker.count() - 1)
+            self._show_pass(self.pass_picker.currentData())
+        else:
+            self.grad.set_record(None)
+            self.grad.summary.setText("No backward pass reached this node.")
+            self.grad_inputs.setText("")
+        self.pass_picker.setVisible(bool(attrs["grads"]))
+        self.leaf_box.setVisible(attrs["kind"] == "leaf")
+        self.leaf_grad.set_record(attrs.get("grad"))
+        if attrs["kind"] == "leaf" and attrs.get("grad") is None:
+            self.leaf_grad.summary.setText(".grad is None")
+        saved = attrs.get("saved", ())
+        self.saved_box.setVisible(bool(saved))
+        self.saved.setText("\n".join(
+            f"{s.name}: " + (s.tensor.short(width=50) if s.state == "tensor" else
+                             s.text if s.state == "value" else f"{s.state} ({s.text})")
+            for s in saved))
+        hooks = attrs.get("hooks", ())
+        self.hooks_box.setVisible(bool(hooks))
+        lines = []
+        for hook in hooks:
+            where = f" (line {hook.source.line})" if hook.source is not None else ""
+            lines.append(f"{hook.kind}: {hook.qualname}{where}")
+            for call in hook.calls:
+                before = call.before[0].short(width=30) if call.before and call.before[0] is not None else "None"
+                after = (call.after[0].short(width=30) if call.after and call.after[0] is not None else "None") \
+                    if call.changed else "unchanged"
+                lines.append(f"    pass {call.pass_index}: before {before} → after {after}")
+        self.hooks.setText("\n".join(lines))
+
+    def gradient_text(self) -> str:
+        return self.grad.text()
+
+    def value_text(self) -> str:
+        return self.value.text()
+
+    # -- slots -----------------------------------------------------------------------
+    def _show_pass(self, index) -> None:
+        if self._attrs is None or index is None:
+            return
+        flow = self._attrs["grads"].get(index)
+        if flow is None:
+            return
+        self.grad.set_record(flow.outputs[0] if flow.outputs else None)
+        if flow.inputs:
+            self.grad_inputs.setText("to inputs (by slot): " + ", ".join(
+                f"[{slot}] {'None' if g is None else g.short(width=24)}" for slot, g in enumerate(flow.inputs)))
+        else:
+            self.grad_inputs.setText("")
+
+    def _on_pass_picker_changed(self, _row: int) -> None:
+        self._show_pass(self.pass_picker.currentData())
+
+    def _on_copy_path_clicked(self) -> None:
+        if self._attrs is not None and self._attrs.get("path"):
+            QGuiApplication.clipboard().setText(self._attrs["path"])
+
+    def _on_source_clicked(self) -> None:
+        if self._line is not None:
+            self.source_requested.emit(self._line)

@@ -1,0 +1,66 @@
+"""Every named tensor with the reason it does (or does not) get a gradient."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+__all__ = ["TensorsPane"]
+
+#: Reasons that mean "no gradient here", drawn in a warning colour.
+_NO_GRADIENT = {"no_grad", "inference_mode", "detached", "data", "view_no_grad", "integer_dtype",
+                "leaf_unreachable", "no_requires_grad"}
+
+
+class TensorsPane(QTableWidget):
+    """Name, reason code, explanation, line.
+
+    Signals
+    -------
+    node_requested(str)
+        A row with a graph node was activated.
+    line_requested(int)
+        A row with a source line was activated.
+    """
+
+    node_requested = Signal(str)
+    line_requested = Signal(int)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(0, 4, parent)
+        self.setAccessibleName("Tensors")
+        self.setHorizontalHeaderLabels(["Name", "Reason", "Why (no) gradient", "Line"])
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setWordWrap(True)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        self.verticalHeader().setVisible(False)
+        self._rows: list = []
+        self.cellClicked.connect(self._on_cell_clicked)
+
+    def show_explanations(self, explanations) -> None:
+        self._rows = list(explanations)
+        self.setRowCount(len(self._rows))
+        for row, exp in enumerate(self._rows):
+            cells = [exp.name, exp.code, exp.sentence, "" if exp.line is None else str(exp.line)]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(exp.sentence)
+                if column == 1 and exp.code in _NO_GRADIENT:
+                    item.setForeground(Qt.GlobalColor.darkRed)
+                self.setItem(row, column, item)
+        self.resizeRowsToContents()
+
+    def explanation_for(self, name: str):
+        return next((e for e in self._rows if e.name == name), None)
+
+    def _on_cell_clicked(self, row: int, _column: int) -> None:
+        exp = self._rows[row]
+        if exp.node:
+            self.node_requested.emit(exp.node)
+        if exp.line is not None:
+            self.line_requested.emit(exp.line)

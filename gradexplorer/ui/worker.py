@@ -1,0 +1,160 @@
+"""Run a capture in a worker thread and report back with plain data.
+
+:class:`CaptureWorker` is a ``QObject`` moved to a ``QThread`` (only
+``QThread.run`` would run in the new thread if we subclassed it). It adapts
+the synchronous core: it calls :func:`gradexplorer.capture` and
+:func:`gradexplorer.core.layout.layered_layout` in its thread and emits
+
+``started``, ``progressed(stream, text)`` (batched output),
+``returned(CaptureResult)``, ``errored(str)`` and, always last, ``finished``.
+
+Everything emitted is immutable plain data: a :class:`CaptureResult` holds the
+capture (records with CPU tensors only) and the layout, never widgets, live
+exceptions or device tensors. Grad mode, the default device and torch
+function modes are thread-local in PyTorch; :func:`gradexplorer.capture` sets
+them in this thread.
+
+Stop
+----
+:meth:`CaptureWorker.request_stop` raises :class:`CaptureStopped` inside the
+worker thread with ``PyThreadState_SetAsyncExc``. Python delivers it at the
+next bytecode, so a pure-Python loop stops at once; a long native torch op
+runs to its end first (the window says so).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from ..core.capture import Capture, capture
+from ..core.errors import CaptureStopped, GradexplorerError
+from ..core.layout import Layout, layered_layout
+from ..core.summary import short_op
+
+__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "layout_capture", "node_label"]
+
+#: Output is forwarded to the GUI at most this often (seconds).
+_FLUSH_INTERVAL = 0.05
+
+
+@dataclass(frozen=True)
+class CaptureJob:
+    """What to run: the code, where, under which filename."""
+
+    code: str
+    device: str
+    filename: str = "<editor>"
+
+
+@dataclass(frozen=True)
+class CaptureResult:
+    """What the GUI receives: the capture and its layout, all plain data."""
+
+    capture: Capture
+    layout: Layout
+    seconds: float
+
+
+def node_label(attrs: dict) -> tuple[str, str]:
+    """The two label lines of a node: short op name, and its names (or a value)."""
+    op = short_op(attrs["op"])
+    names = ", ".join(attrs["names"])
+    if len(names) > 28:
+        names = names[:27] + "…"
+    return op, names
+
+
+def _width_of(graph):
+    nodes = graph.nodes
+
+    def width(node_id: str) -> float:
+        op, names = node_label(nodes[node_id])
+        return 28.0 + 7.0 * max(len(op), len(names), 6)
+
+    return width
+
+
+def layout_capture(cap: Capture) -> Layout:
+    """Lay out a capture's graph with label-sized boxes (runs in any thread)."""
+    graph = cap.graph
+    return layered_layout(list(graph.nodes), list(graph.edges), width_of=_width_of(graph))
+
+
+class CaptureWorker(QObject):
+    """Runs one :class:`CaptureJob` when its thread starts."""
+
+    started = Signal()
+    progressed = Signal(str, str)
+    returned = Signal(object)
+    errored = Signal(str)
+    finished = Signal()
+
+    def __init__(self, job: CaptureJob) -> None:
+        super().__init__()
+        self.job = job
+        self._thread_id: int | None = None
+        self._in_user_code = threading.Event()
+        self._pending: list[tuple[str, str]] = []
+        self._last_flush = 0.0
+        self._lock = threading.Lock()
+
+    @Slot()
+    def run(self) -> None:
+        """Capture, lay out, emit. Runs in the worker thread."""
+        self._thread_id = threading.get_ident()
+        self.started.emit()
+        started = time.perf_counter()
+        try:
+            self._in_user_code.set()
+            try:
+                result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
+                                 on_output=self._on_output)
+            finally:
+                self._in_user_code.clear()
+            layout = layout_capture(result)
+            self._flush(force=True)
+            self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started))
+        except GradexplorerError as exc:  # e.g. the device does not exist
+            self.errored.emit(str(exc))
+        except CaptureStopped:  # a Stop that arrived after the user code had finished
+            self.errored.emit("Stopped.")
+        except Exception:  # a bug of ours: report it, never crash the app
+            self.errored.emit("gradexplorer failed while capturing:\n" + traceback.format_exc())
+        finally:
+            self._flush(force=True)
+            self.finished.emit()
+
+    def _on_output(self, stream: str, text: str) -> None:
+        with self._lock:
+            self._pending.append((stream, text))
+        self._flush()
+
+    def _flush(self, *, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self._last_flush < _FLUSH_INTERVAL:
+            return
+        with self._lock:
+            pending, self._pending = self._pending, []
+        self._last_flush = now
+        # Merge consecutive writes to the same stream into one signal.
+        merged: list[list[str]] = []
+        for stream, text in pending:
+            if merged and merged[-1][0] == stream:
+                merged[-1][1] += text
+            else:
+                merged.append([stream, text])
+        for stream, text in merged:
+            self.progressed.emit(stream, text)
+
+    def request_stop(self) -> bool:
+        """Ask the running user code to stop; False when it is not running user code."""
+        if self._thread_id is None or not self._in_user_code.is_set():
+            return False
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread_id), ctypes.py_object(CaptureStopped))
+        return True

@@ -1,0 +1,51 @@
+"""pytest-qt fixtures: an isolated settings file and a main window that cleans up."""
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from gradexplorer.ui.app import create_application
+
+
+@pytest.fixture(scope="session")
+def qapp_args():
+    return []
+
+
+@pytest.fixture(scope="session")
+def qapp(qapp_args, tmp_path_factory):
+    """The application, with QSettings redirected to a temporary folder."""
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path_factory.mktemp("settings")))
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    return create_application(qapp_args)
+
+
+@pytest.fixture
+def settings(qapp, tmp_path):
+    from gradexplorer.ui.settings import Settings
+
+    return Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    """A main window; the test fails if it leaves its capture thread running."""
+    from gradexplorer.ui.main_window import MainWindow
+
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.resize(1300, 850)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    if win.is_running:
+        win.stop_run()
+        qtbot.waitUntil(lambda: not win.is_running, timeout=10_000)
+    assert win._thread is None, "a QThread was left running"
+    win.shutdown()
+
+
+def run_and_wait(qtbot, win, timeout=60_000):
+    """Press Run and wait until the run's result is on screen."""
+    with qtbot.waitSignal(win.run_finished, timeout=timeout):
+        win.run_action.trigger()
+    return win.result

@@ -1,0 +1,205 @@
+"""The desktop app driven as a user would: menus, Run, clicks on nodes, panes."""
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QGuiApplication, QTextCursor
+
+from .conftest import run_and_wait
+
+
+def click_node(qtbot, win, name):
+    cap = win.result.capture
+    node_id = cap.node_named(name) if name else None
+    item = win.graph_view.items_by_id[node_id]
+    win.graph_view.centerOn(item)
+    point = win.graph_view.mapFromScene(item.scenePos())
+    qtbot.mouseClick(win.graph_view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    return node_id
+
+
+def click_op(qtbot, win, op, name):
+    graph = win.result.capture.graph
+    node_id = next(n for n, a in graph.nodes(data=True) if a["op"] == op and name in a["names"])
+    item = win.graph_view.items_by_id[node_id]
+    win.graph_view.centerOn(item)
+    qtbot.mouseClick(win.graph_view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=win.graph_view.mapFromScene(item.scenePos()))
+    return node_id
+
+
+def test_next_functions_example_from_menu_then_click_nodes(qtbot, window):
+    window.example_actions["03_next_functions"].trigger()
+    assert "a * b" in window.editor.toPlainText()
+    result = run_and_wait(qtbot, window)
+    assert result.capture.ok
+    assert window.status.text().startswith("Done in")
+    node_c = click_node(qtbot, window, "c")
+    assert window.graph_view.selected_node() == node_c
+    assert window.inspector.names.text() == "c"
+    assert window.inspector.value_text() == "1.3"
+    assert window.inspector.gradient_text() == "1.32"
+    assert window.inspector.path.text() == "e.grad_fn.next_functions[1][0]"
+    click_op(qtbot, window, "MulBackward0", "d")
+    assert window.inspector.names.text() == "d"
+    assert window.inspector.gradient_text() == "1.3"
+
+
+def test_copy_path_button_puts_the_expression_on_the_clipboard(qtbot, window):
+    window.example_actions["03_next_functions"].trigger()
+    run_and_wait(qtbot, window)
+    click_node(qtbot, window, "a")
+    qtbot.mouseClick(window.inspector.copy_path, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == "e.grad_fn.next_functions[0][0].next_functions[0][0]"
+
+
+def test_error_example_marks_line_and_keeps_partial_graph(qtbot, window):
+    window.example_actions["02_no_grad_new_tensor"].trigger()
+    result = run_and_wait(qtbot, window)
+    assert result.capture.error.line == 4
+    assert 'File "<editor>", line 4, in <module>' in window.console.toPlainText()
+    assert "RuntimeError" in window.console.toPlainText()
+    assert window.editor.error_line == 4
+    assert window.status.text() == "Error at line 4: RuntimeError"
+    assert result.capture.node_named("a") in window.graph_view.items_by_id  # the partial graph is drawn
+    b_row = window.tensors_pane.explanation_for("b")
+    assert b_row.code == "no_grad" and b_row.line == 3
+
+
+def test_clicking_a_traceback_line_moves_the_editor(qtbot, window):
+    window.example_actions["02_no_grad_new_tensor"].trigger()
+    run_and_wait(qtbot, window)
+    window.editor.go_to_line(1)
+    console = window.console
+    block = next(i for i in range(console.document().blockCount())
+                 if 'line 4' in console.document().findBlockByNumber(i).text())
+    rect = console.cursorRect(QTextCursor(console.document().findBlockByNumber(block)))
+    qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(30, rect.center().y()))
+    assert window.editor.current_line() == 4
+
+
+def test_editor_line_click_selects_its_nodes_and_source_button_jumps_back(qtbot, window):
+    window.example_actions["03_next_functions"].trigger()
+    run_and_wait(qtbot, window)
+    window.editor.go_to_line(10)  # d = a * b
+    window.editor.line_activated.emit(window.editor.current_line())
+    selected = window.graph_view.selected_node()
+    assert window.result.capture.graph.nodes[selected]["names"] == ("d",)
+    window.editor.go_to_line(1)
+    qtbot.mouseClick(window.inspector.source, Qt.MouseButton.LeftButton)
+    assert window.editor.current_line() == 10
+
+
+def test_missing_device_gives_a_message_not_a_crash(qtbot, window):
+    assert window.select_device("cuda:3") is False
+    assert "Devices present: cpu" in window.console.toPlainText()
+    assert window.device == "cpu"
+    with qtbot.waitSignal(window.run_finished, timeout=30_000):
+        window.start_run(device="cuda:3")
+    assert "cuda:3 is not available" in window.console.toPlainText()
+    assert window.status.text().startswith("Error: cuda:3 is not available")
+
+
+def test_device_picker_lists_what_exists_and_explains_the_rest(window):
+    combo = window.device_combo
+    names = [combo.itemData(i) for i in range(combo.count())]
+    assert names[0] == "cpu"
+    model = combo.model()
+    for row, name in enumerate(names):
+        item = model.item(row)
+        if name in ("cuda", "mps"):
+            assert not item.isEnabled()
+            assert item.toolTip()
+
+
+def test_last_device_is_remembered(settings):
+    settings.last_device = "cpu"
+    settings.sync()
+    assert settings.last_device == "cpu"
+
+
+def test_stop_interrupts_an_endless_loop(qtbot, window):
+    window.editor.setPlainText("x = torch.ones(1)\nwhile True:\n    x = x + 0\n")
+    window.run_action.trigger()
+    qtbot.waitUntil(lambda: window.status.text().startswith("Running"), timeout=10_000)
+    qtbot.wait(300)
+    with qtbot.waitSignal(window.run_finished, timeout=5_000):
+        window.stop_action.trigger()
+    assert window.result.capture.error.kind == "stopped"
+    assert window.status.text().startswith("Stopped")
+    assert not window.is_running
+
+
+def test_window_stays_responsive_during_a_long_run(qtbot, window):
+    window.editor.setPlainText("import time\nstart = time.time()\nwhile time.time() - start < 2:\n    pass\n")
+    seen = set()
+    with qtbot.waitSignal(window.run_finished, timeout=20_000):
+        window.run_action.trigger()
+        for _ in range(12):
+            qtbot.wait(120)
+            seen.add(window.status.text())
+            window.bottom_tabs.setCurrentIndex(1 - window.bottom_tabs.currentIndex())  # the UI reacts
+            assert window.stop_action.isEnabled() and not window.run_action.isEnabled()
+    running_texts = {t for t in seen if t.startswith("Running")}
+    assert len(running_texts) >= 3, seen  # the elapsed time kept ticking: the event loop ran
+
+
+def test_output_goes_to_the_console(qtbot, window):
+    window.editor.setPlainText("print('hello from the run')\nimport sys\nprint('oops', file=sys.stderr)\n")
+    run_and_wait(qtbot, window)
+    text = window.console.toPlainText()
+    assert "hello from the run" in text and "oops" in text
+
+
+def test_output_flood_is_capped_with_a_notice(qtbot, window):
+    window.editor.setPlainText("for i in range(50000):\n    print('x' * 20)\n")
+    run_and_wait(qtbot, window)
+    text = window.console.toPlainText()
+    assert "output capped" in text
+    assert len(text) < 260_000
+
+
+def test_modules_pane_shows_the_plain_attribute_warning(qtbot, window):
+    window.example_actions["05_register_buffer"].trigger()
+    run_and_wait(qtbot, window)
+    texts = window.modules_pane.warning_texts()
+    assert any("plain_tensor_attribute" in t and "layer.a" in t and "register_buffer" in t for t in texts)
+    item = window.modules_pane.items_by_path["fixed.a"]
+    assert item.text(1) == "buffer" and item.text(3) == "meta"
+
+
+def test_zoom_keys_and_fit(qtbot, window):
+    window.example_actions["06_mlp_training_step"].trigger()
+    run_and_wait(qtbot, window)
+    view = window.graph_view
+    before = view.zoom_level()
+    qtbot.keyClick(view, Qt.Key.Key_Plus)
+    assert view.zoom_level() == pytest.approx(before * 1.25)
+    qtbot.keyClick(view, Qt.Key.Key_Minus)
+    assert view.zoom_level() == pytest.approx(before)
+    window.zoom_out_action.trigger()
+    window.fit_action.trigger()
+    assert view.zoom_level() == pytest.approx(before)
+
+
+def test_selected_node_edges_show_slots(qtbot, window):
+    window.example_actions["03_next_functions"].trigger()
+    run_and_wait(qtbot, window)
+    click_node(qtbot, window, "e")
+    labels = sorted(item.text() for item in window.graph_view._overlay if hasattr(item, "text"))
+    assert labels == ["slot 0", "slot 1"]
+
+
+def test_open_script_through_the_dialog_method(qtbot, window, tmp_path):
+    script = tmp_path / "mine.py"
+    script.write_text("# 中文註解: CJK comments work\nx = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\n",
+                      encoding="utf-8")
+    window.ask_open_path = lambda: str(script)
+    window.open_action.trigger()
+    assert window.editor.toPlainText().startswith("# 中文註解")
+    result = run_and_wait(qtbot, window)
+    assert result.capture.ok and result.capture.node_named("y")
+
+
+def test_open_unreadable_file_says_so(window, tmp_path):
+    assert window.open_path(tmp_path / "missing.py") is False
+    assert "Cannot open" in window.console.toPlainText()
