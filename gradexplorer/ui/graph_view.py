@@ -24,7 +24,6 @@ from PySide6.QtGui import (
     QPainterPath,
     QPalette,
     QPen,
-    QPolygonF,
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -62,26 +61,55 @@ def node_style(attrs: dict, *, passes_ran: bool) -> tuple[str, bool, bool, bool]
     return attrs["kind"], hooked, no_gradient, nonfinite
 
 
-class NodeItem(QGraphicsItem):
-    """One autograd node: a rounded box with the op name and the variable names."""
+_style_cache: dict[tuple, tuple[QBrush, QPen, QColor]] = {}
 
-    def __init__(self, node_id: str, attrs: dict, width: float, style: tuple, dark: bool) -> None:
-        super().__init__()
-        self.node_id = node_id
-        self.op, self.names = node_label(attrs)
-        self._rect = QRectF(-width / 2, -NODE_HEIGHT / 2, width, NODE_HEIGHT)
+
+def _paint_tools(style: tuple, dark: bool) -> tuple[QBrush, QPen, QColor]:
+    """Brush, pen and text colour of a style, shared by all items that have it."""
+    key = (style, dark)
+    tools = _style_cache.get(key)
+    if tools is None:
         kind, hooked, no_gradient, nonfinite = style
         fill = QColor(_FILLS[kind][1 if dark else 0])
         if no_gradient:
             fill.setAlpha(150)
-        self._brush = QBrush(fill)
         border = QColor("#c9a227") if hooked else QColor("#c0392b") if nonfinite else QColor("#7f8c9d")
-        self._pen = QPen(border, 2.5 if hooked or nonfinite else 1.0)
+        pen = QPen(border, 2.5 if hooked or nonfinite else 1.0)
         if no_gradient:
-            self._pen.setStyle(Qt.PenStyle.DashLine)
-        self._text = QColor("#e6edf3" if dark else "#1f2328")
+            pen.setStyle(Qt.PenStyle.DashLine)
+        tools = _style_cache[key] = (QBrush(fill), pen, QColor("#e6edf3" if dark else "#1f2328"))
+    return tools
+
+
+class NodeItem(QGraphicsItem):
+    """One autograd node: a rounded box with the op name and the variable names.
+
+    The tooltip is built on first hover: building 10,000 of them up front was
+    a fifth of the scene build time.
+    """
+
+    def __init__(self, node_id: str, attrs: dict, width: float, style: tuple, dark: bool,
+                 label: tuple[str, str]) -> None:
+        super().__init__()
+        self.node_id = node_id
+        self.attrs = attrs
+        self.style = style
+        self.op, self.names = label
+        self._rect = QRectF(-width / 2, -NODE_HEIGHT / 2, width, NODE_HEIGHT)
+        self._brush, self._pen, self._text = _paint_tools(style, dark)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setAcceptHoverEvents(True)
+        self._tip_ready = False
+
+    def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if not self._tip_ready:
+            self.setToolTip(self.tooltip_text())
+            self._tip_ready = True
+        super().hoverEnterEvent(event)
+
+    def tooltip_text(self) -> str:
+        attrs = self.attrs
+        kind, hooked, no_gradient, _ = self.style
         tip = [f"{self.op} ({kind})"]
         if attrs["names"]:
             tip.append("names: " + ", ".join(attrs["names"]))
@@ -94,7 +122,7 @@ class NodeItem(QGraphicsItem):
             tip.append("no gradient reached this node")
         if hooked:
             tip.append("has hooks")
-        self.setToolTip("\n".join(tip))
+        return "\n".join(tip)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return self._rect.adjusted(-2, -2, 2, 2)
@@ -128,15 +156,17 @@ class NodeItem(QGraphicsItem):
             painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.op)
 
 
-def _edge_path(path: QPainterPath, start: QPointF, end: QPointF) -> None:
-    """A vertical S-curve from the bottom of ``start``'s box to the top of ``end``'s, with an arrowhead."""
-    a = QPointF(start.x(), start.y() + NODE_HEIGHT / 2)
-    b = QPointF(end.x(), end.y() - NODE_HEIGHT / 2 - 4)
-    bend = max((b.y() - a.y()) / 2, 20.0)
-    path.moveTo(a)
-    path.cubicTo(QPointF(a.x(), a.y() + bend), QPointF(b.x(), b.y() - bend), b)
-    path.addPolygon(QPolygonF([QPointF(b.x() - 4, b.y() - 2), QPointF(b.x() + 4, b.y() - 2),
-                               QPointF(b.x(), b.y() + 4), QPointF(b.x() - 4, b.y() - 2)]))
+def _edge_path(path: QPainterPath, ux: float, uy: float, vx: float, vy: float) -> None:
+    """A vertical S-curve from the bottom of u's box to the top of v's, with an arrowhead."""
+    ay = uy + NODE_HEIGHT / 2
+    by = vy - NODE_HEIGHT / 2 - 4
+    bend = max((by - ay) / 2, 20.0)
+    path.moveTo(ux, ay)
+    path.cubicTo(ux, ay + bend, vx, by - bend, vx, by)
+    path.moveTo(vx - 4, by - 2)
+    path.lineTo(vx + 4, by - 2)
+    path.lineTo(vx, by + 4)
+    path.closeSubpath()
 
 
 class GraphView(QGraphicsView):
@@ -154,6 +184,7 @@ class GraphView(QGraphicsView):
         super().__init__(parent)
         self.setAccessibleName("Autograd graph")
         self.setScene(QGraphicsScene(self))
+        self.scene().selectionChanged.connect(self._on_scene_selection_changed)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
@@ -163,21 +194,31 @@ class GraphView(QGraphicsView):
         self._graph = None
         self._layout: Layout | None = None
         self._overlay: list[QGraphicsItem] = []
-        self.scene().selectionChanged.connect(self._on_scene_selection_changed)
 
     # -- content ---------------------------------------------------------------------
     def clear_graph(self) -> None:
+        """Drop the drawing: a fresh scene; the old one is deleted by the event loop.
+
+        (``QGraphicsScene.clear()`` on 10,000 items blocks for a quarter of a
+        second; a new scene shows at once.)
+        """
         self._overlay = []
         self.items_by_id = {}
         self._graph = None
         self._layout = None
-        self.scene().clear()
+        old = self.scene()
+        scene = QGraphicsScene(self)
+        scene.selectionChanged.connect(self._on_scene_selection_changed)
+        self.setScene(scene)
+        if old is not None:
+            old.selectionChanged.disconnect(self._on_scene_selection_changed)
+            old.deleteLater()
 
     def show_graph(self, graph, layout: Layout, *, passes_ran: bool) -> None:
         """Replace the drawing with ``graph`` at ``layout``'s positions."""
+        self.clear_graph()
         scene = self.scene()
         scene.blockSignals(True)
-        self.clear_graph()
         self._graph = graph
         self._layout = layout
         dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
@@ -193,7 +234,7 @@ class GraphView(QGraphicsView):
                 path = bands[band] = QPainterPath()
             ux, uy = positions[u]
             vx, vy = positions[v]
-            _edge_path(path, QPointF(ux, uy), QPointF(vx, vy))
+            _edge_path(path, ux, uy, vx, vy)
         edge_pen = QPen(QColor("#8b949e" if dark else "#8c959f"), 1.0)
         edge_pen.setCosmetic(True)
         for path in bands.values():
@@ -203,9 +244,9 @@ class GraphView(QGraphicsView):
             scene.addItem(item)
         for node_id, attrs in nodes(data=True):
             x, y = positions[node_id]
-            op, names = node_label(attrs)
-            width = 28.0 + 7.0 * max(len(op), len(names), 6)
-            item = NodeItem(node_id, attrs, width, node_style(attrs, passes_ran=passes_ran), dark)
+            label = node_label(attrs)
+            width = 28.0 + 7.0 * max(len(label[0]), len(label[1]), 6)
+            item = NodeItem(node_id, attrs, width, node_style(attrs, passes_ran=passes_ran), dark, label)
             item.setPos(x, y)
             scene.addItem(item)
             self.items_by_id[node_id] = item
@@ -272,7 +313,7 @@ class GraphView(QGraphicsView):
         edges += [(u, node_id, d) for u, d in self._graph.pred[node_id].items()]
         for u, v, data in edges:
             start, end = QPointF(*positions[u]), QPointF(*positions[v])
-            _edge_path(path, start, end)
+            _edge_path(path, start.x(), start.y(), end.x(), end.y())
             label = QGraphicsSimpleTextItem("slot " + ",".join(str(s) for s in data["slots"]))
             label.setFont(font)
             label.setBrush(QColor("#0969da"))
@@ -297,7 +338,8 @@ class GraphView(QGraphicsView):
         return self.transform().m11()
 
     def fit(self) -> None:
-        rect = self.scene().itemsBoundingRect()
+        # The layout knows the extent: itemsBoundingRect() would visit every item.
+        rect = self.scene().sceneRect() if self._layout is not None else QRectF()
         if rect.isEmpty():
             return
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
