@@ -17,8 +17,10 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -156,9 +158,12 @@ class Inspector(QScrollArea):
         self.kind = QLabel()
         self.names = QLabel()
         self.names.setWordWrap(True)
-        self.path = QLabel()
-        self.path.setWordWrap(True)
-        self.path.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # A read-only line edit: the expression has no spaces to wrap at and
+        # can be hundreds of characters long; it scrolls instead of spilling.
+        self.path = QLineEdit()
+        self.path.setReadOnly(True)
+        self.path.setFrame(False)
+        self.path.setAccessibleName("Path expression")
         self.copy_path = QToolButton()
         self.copy_path.setText("Copy")
         self.copy_path.setToolTip("Copy the Python expression that reaches this node")
@@ -218,6 +223,8 @@ class Inspector(QScrollArea):
         self.hooks_box = QGroupBox("Hooks")
         QVBoxLayout(self.hooks_box).addWidget(self.hooks)
         outer.addWidget(self.hooks_box)
+        for box in (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box):
+            box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         outer.addStretch(1)
         self._attrs: dict | None = None
         self._line: int | None = None
@@ -232,6 +239,7 @@ class Inspector(QScrollArea):
             self.title.setText("Click a node to inspect it.")
             for widget in (self.kind, self.names, self.path, self.created, self.meta):
                 widget.setText("")
+            self.path.setPlaceholderText("")
             self.source.setText("")
             self.copy_path.setEnabled(False)
             for box in boxes:
@@ -241,7 +249,9 @@ class Inspector(QScrollArea):
         kind = attrs["kind"] + (" (root)" if attrs["is_root"] and attrs["kind"] != "root" else "")
         self.kind.setText(kind)
         self.names.setText(", ".join(attrs["names"]) or "— (no name in the namespace)")
-        self.path.setText(attrs.get("path") or "— (not reachable from a named tensor)")
+        self.path.setText(attrs.get("path") or "")
+        self.path.setPlaceholderText("— (not reachable from a named tensor)")
+        self.path.setCursorPosition(0)
         self.copy_path.setEnabled(bool(attrs.get("path")))
         if attrs.get("grad_enabled") is None:
             self.created.setText("not recorded")
