@@ -2,7 +2,8 @@
 
 Usage::
 
-    gradexplorer capture SCRIPT [--device D] [--json OUT] [--max-rows N]
+    gradexplorer capture SCRIPT [--device D] [--json OUT] [-o SESSION] [--max-rows N]
+    gradexplorer show SESSION         print a saved session's summary (runs nothing)
     gradexplorer devices              list devices and why some are missing
     gradexplorer examples             list the bundled example scripts
 
@@ -18,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 from .core.capture import capture
 from .core.devices import list_devices
-from .core.errors import GradexplorerError
+from .core.errors import GradexplorerError, SnapshotError
+from .core.session import load_session, save_session, session_from_capture, write_atomic
 from .core.snapshot import capture_to_dict
 from .core.summary import format_capture
 from .resources import example_paths
@@ -32,7 +33,7 @@ from .resources import example_paths
 __all__ = ["COMMANDS", "main"]
 
 #: The sub-commands this module handles (the launcher sends the rest to the app).
-COMMANDS = frozenset({"capture", "devices", "examples"})
+COMMANDS = frozenset({"capture", "show", "devices", "examples"})
 
 EXIT_OK, EXIT_SCRIPT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -54,8 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     cap.add_argument("script", help="a Python file (or - for standard input)")
     cap.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (default: cpu)")
     cap.add_argument("--json", metavar="OUT", help="write the capture snapshot as JSON to OUT (- for stdout)")
+    cap.add_argument("-o", "--session", metavar="SESSION", help="save the capture as a session file (.gxsession)")
     cap.add_argument("--max-rows", type=int, default=200, metavar="N", help="node rows to print (default 200)")
     cap.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    show = sub.add_parser("show", help="print the summary of a saved session without running its code")
+    show.add_argument("session", help="a .gxsession file (or a capture --json snapshot)")
+    show.add_argument("--max-rows", type=int, default=200, metavar="N", help="node rows to print (default 200)")
     sub.add_parser("devices", help="list the devices code can run on here")
     sub.add_parser("examples", help="list the bundled examples")
     return parser
@@ -85,18 +90,7 @@ def _write_json(document: dict, out: str) -> None:
     if out == "-":
         sys.stdout.write(text + "\n")
         return
-    target = Path(out)
-    # Atomic: write next to the target, then rename over it.
-    tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    write_atomic(Path(out), text)
 
 
 def _run_capture(args) -> int:
@@ -118,7 +112,26 @@ def _run_capture(args) -> int:
             _write_json(capture_to_dict(result), args.json)
         except OSError as exc:
             return _fail(f"cannot write {args.json}: {exc.strerror or exc}")
+    if args.session:
+        try:
+            save_session(session_from_capture(result), args.session)
+        except OSError as exc:
+            return _fail(f"cannot write {args.session}: {exc.strerror or exc}")
     return EXIT_OK if result.ok else EXIT_SCRIPT_FAILED
+
+
+def _run_show(args) -> int:
+    try:
+        session = load_session(args.session)
+    except SnapshotError as exc:
+        return _fail(str(exc))
+    saved = f", saved {session.saved_at}" if session.saved_at else ""
+    print(f"session {args.session}: made by gradexplorer {session.versions.get('gradexplorer', '?')}"
+          f" with torch {session.versions.get('torch', '?')}{saved}; nothing was run")
+    for note in session.notes:
+        print(f"note: {note}")
+    sys.stdout.write(format_capture(session.capture, max_rows=args.max_rows))
+    return EXIT_OK
 
 
 def _run_devices() -> int:
@@ -140,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "capture":
         return _run_capture(args)
+    if args.command == "show":
+        return _run_show(args)
     if args.command == "devices":
         return _run_devices()
     if args.command == "examples":

@@ -1,0 +1,646 @@
+"""The session document (``.gxsession``): save a capture, reopen it without running anything.
+
+A session file is UTF-8 JSON::
+
+    {"format": "gradexplorer.session", "schema_version": 1,
+     "app_version": "0.1.0", "versions": {...}, "saved_at": "2026-12-02T14:00:00Z",
+     "code": "...", "device": "cpu", "filename": "<editor>",
+     "view": {"selected_node": "n2", "zoom": 1.0},
+     "limits": {"value_elements": 10000, "file_values": 5000000, "summarised_records": 0},
+     "capture": {...the capture snapshot of docs/capture-json.md...}}
+
+Safety
+------
+Opening a file never runs its code and never unpickles anything: no
+``pickle``, ``torch.load``, ``eval`` or ``exec``. Tensor values are JSON
+numbers, rebuilt with ``torch.tensor`` after checking that their count matches
+the declared shape. The file size is checked before reading
+(:data:`MAX_FILE_BYTES`); JSON nested too deeply for the parser is refused.
+Every problem raises :class:`~gradexplorer.core.errors.SnapshotError` with one
+clear sentence naming where in the file it is.
+
+Versions
+--------
+``schema_version`` is the major version: a file from a newer major version is
+refused with "made by gradexplorer X or newer". Older documents are upgraded
+by :data:`MIGRATIONS`; a bare capture snapshot (``gradexplorer capture
+--json``) opens as a session too.
+
+Size caps
+---------
+Each tensor keeps its values up to the capture's value cap (10,000 elements).
+A whole file keeps at most :data:`DEFAULT_FILE_VALUES` numbers; records past
+that budget are saved as summaries, and ``limits.summarised_records`` plus each
+record's ``note`` say so.
+
+Saving is atomic: the whole document is serialised first, written to a
+temporary file in the same folder, flushed, fsynced and renamed over the
+target, so an interrupted save never leaves a half-written file.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import torch
+
+from .. import __version__
+from .capture import Capture, OriginRecord, PassSummary, TensorInfo, versions
+from .errors import ErrorReport, SnapshotError
+from .explain import Explanation
+from .graph import GradFlow, HookCallRecord, HookRecord, SavedValue, SourceLine
+from .modules import ModuleAudit, ModuleWarning, StateEntry
+from .snapshot import FORMAT as CAPTURE_FORMAT
+from .snapshot import SCHEMA_VERSION as CAPTURE_SCHEMA
+from .snapshot import capture_to_dict
+from .tensors import TensorRecord, TensorStats
+
+__all__ = [
+    "DEFAULT_FILE_VALUES",
+    "FORMAT",
+    "MAX_FILE_BYTES",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "Session",
+    "ViewState",
+    "capture_from_dict",
+    "load_session",
+    "read_session_text",
+    "save_session",
+    "session_from_capture",
+    "session_to_dict",
+    "write_atomic",
+]
+
+FORMAT = "gradexplorer.session"
+SCHEMA_VERSION = 1
+#: Files larger than this are refused before being read.
+MAX_FILE_BYTES = 512 * 1024 * 1024
+#: Numbers of tensor values one file keeps (about 50 MB of JSON).
+DEFAULT_FILE_VALUES = 5_000_000
+#: Tensors with more dimensions than this are refused (torch allows 64, real ones have few).
+_MAX_DIMS = 16
+
+_DTYPES = {
+    name: getattr(torch, name)
+    for name in ("float16", "bfloat16", "float32", "float64", "complex64", "complex128", "bool",
+                 "uint8", "int8", "int16", "int32", "int64")
+}
+
+
+@dataclass(frozen=True)
+class ViewState:
+    """What the window showed: the selected node and the zoom factor."""
+
+    selected_node: str | None = None
+    zoom: float | None = None
+
+
+@dataclass(frozen=True)
+class Session:
+    """A saved exploration: code, device, the capture and the view state."""
+
+    code: str
+    device: str
+    capture: Capture
+    view: ViewState = ViewState()
+    filename: str = "<editor>"
+    versions: dict[str, str] = field(default_factory=dict)
+    saved_at: str = ""
+    notes: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------- saving
+def _budget_records(obj: Any, budget: list[int], summarised: list[int]) -> Any:
+    """Walk a JSON-ready document; drop values of records once the file budget is used."""
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            values = item.get("values") if "dtype" in item and "shape" in item else None
+            if values is not None:
+                count = math.prod(item["shape"]) if item["shape"] else 1
+                if count > budget[0]:
+                    item["values"] = None
+                    note = f"values not saved: the file's {DEFAULT_FILE_VALUES:,}-value budget was used"
+                    item["note"] = f"{item['note']}; {note}" if item.get("note") else note
+                    summarised[0] += 1
+                else:
+                    budget[0] -= count
+                continue
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return obj
+
+
+def session_to_dict(session: Session, *, file_values: int = DEFAULT_FILE_VALUES) -> dict[str, Any]:
+    """The session as a JSON-ready document (values within the file budget)."""
+    captured = capture_to_dict(session.capture)
+    budget, summarised = [file_values], [0]
+    _budget_records(captured, budget, summarised)
+    return {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "app_version": __version__,
+        "versions": versions(),
+        "saved_at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "code": session.code,
+        "device": session.device,
+        "filename": session.filename,
+        "view": {"selected_node": session.view.selected_node, "zoom": session.view.zoom},
+        "limits": {"value_elements": 10_000, "file_values": file_values, "summarised_records": summarised[0]},
+        "capture": captured,
+    }
+
+
+def save_session(session: Session, path: str | os.PathLike, *, file_values: int = DEFAULT_FILE_VALUES) -> None:
+    """Write ``session`` to ``path`` atomically (temp file, fsync, rename)."""
+    text = json.dumps(session_to_dict(session, file_values=file_values), ensure_ascii=False, allow_nan=False)
+    write_atomic(Path(path), text)
+
+
+def write_atomic(target: Path, text: str) -> None:
+    """Serialised text -> temp file in the same folder -> fsync -> ``os.replace``."""
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# --------------------------------------------------------------------------- reading
+class _Reader:
+    """Typed access to untrusted JSON with a path for error messages."""
+
+    def fail(self, path: str, expected: str) -> SnapshotError:
+        return SnapshotError(f"not a valid session: {path or 'the document'} should be {expected}")
+
+    def obj(self, value, path: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(path, "an object")
+        return value
+
+    def key(self, d: dict, name: str, path: str):
+        if name not in d:
+            raise SnapshotError(f"not a valid session: {path or 'the document'} lacks '{name}'")
+        return d[name]
+
+    def str_(self, value, path: str, *, optional: bool = False) -> str | None:
+        if value is None and optional:
+            return None
+        if not isinstance(value, str):
+            raise self.fail(path, "text")
+        return value
+
+    def int_(self, value, path: str, *, optional: bool = False) -> int | None:
+        if value is None and optional:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.fail(path, "an integer")
+        return value
+
+    def bool_(self, value, path: str, *, optional: bool = False) -> bool | None:
+        if value is None and optional:
+            return None
+        if not isinstance(value, bool):
+            raise self.fail(path, "true or false")
+        return value
+
+    def num(self, value, path: str, *, optional: bool = False):
+        if value is None and optional:
+            return None
+        if isinstance(value, str) and value in ("nan", "inf", "-inf"):
+            return float(value)
+        if isinstance(value, list) and len(value) == 2:  # complex
+            return complex(self.num(value[0], path), self.num(value[1], path))
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise self.fail(path, "a number")
+        return value
+
+    def list_(self, value, path: str) -> list:
+        if not isinstance(value, list):
+            raise self.fail(path, "a list")
+        return value
+
+    def strs(self, value, path: str) -> tuple[str, ...]:
+        return tuple(self.str_(v, f"{path}[{i}]") for i, v in enumerate(self.list_(value, path)))
+
+
+_R = _Reader()
+
+
+def _flatten(values, shape: tuple[int, ...], path: str) -> list:
+    """Flatten nested lists exactly ``len(shape)`` deep, checking every length."""
+    if not shape:
+        return [values]
+    flat = []
+    stack = [(values, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, list) or len(item) != shape[depth]:
+            raise SnapshotError(f"not a valid session: {path}.values does not match its shape {list(shape)}")
+        if depth == len(shape) - 1:
+            flat.extend(item)
+        else:
+            stack.extend((child, depth + 1) for child in reversed(item))
+    return flat
+
+
+def record_from_dict(d, path: str) -> TensorRecord | None:
+    """Rebuild a :class:`TensorRecord`, checking shape, dtype and values."""
+    if d is None:
+        return None
+    d = _R.obj(d, path)
+    shape_list = _R.list_(_R.key(d, "shape", path), f"{path}.shape")
+    if len(shape_list) > _MAX_DIMS:
+        raise _R.fail(f"{path}.shape", f"at most {_MAX_DIMS} dimensions")
+    shape = tuple(_R.int_(s, f"{path}.shape") for s in shape_list)
+    if any(s < 0 for s in shape):
+        raise _R.fail(f"{path}.shape", "non-negative sizes")
+    dtype_name = _R.str_(_R.key(d, "dtype", path), f"{path}.dtype")
+    if dtype_name not in _DTYPES:
+        raise _R.fail(f"{path}.dtype", f"one of {', '.join(_DTYPES)}")
+    device = _R.str_(_R.key(d, "device", path), f"{path}.device")
+    requires_grad = _R.bool_(_R.key(d, "requires_grad", path), f"{path}.requires_grad")
+    note = _R.str_(d.get("note", ""), f"{path}.note")
+    stats = None
+    if d.get("stats") is not None:
+        s = _R.obj(d["stats"], f"{path}.stats")
+        p = f"{path}.stats"
+        stats = TensorStats(
+            _R.num(s.get("min"), p, optional=True), _R.num(s.get("max"), p, optional=True),
+            _R.num(s.get("mean"), p, optional=True), _R.num(s.get("std"), p, optional=True),
+            _R.int_(s.get("nan_count", 0), p), _R.int_(s.get("inf_count", 0), p),
+            tuple(_R.num(v, p) for v in _R.list_(s.get("head", []), p)),
+            tuple(_R.num(v, p) for v in _R.list_(s.get("tail", []), p)))
+    data = None
+    values = d.get("values")
+    if values is not None:
+        numel = math.prod(shape) if shape else 1
+        if numel > 10_000_000:
+            raise _R.fail(f"{path}.values", "at most 10,000,000 numbers per tensor")
+        flat = [_R.num(v, f"{path}.values") for v in _flatten(values, shape, path)]
+        dtype = _DTYPES[dtype_name]
+        try:
+            data = torch.tensor(flat, dtype=dtype).reshape(shape)
+        except (TypeError, RuntimeError, OverflowError) as exc:
+            raise SnapshotError(f"not a valid session: {path}.values cannot be {dtype_name} ({exc})") from None
+    return TensorRecord(shape, dtype_name, device, requires_grad, stats, data, note)
+
+
+def _records(value, path: str) -> tuple[TensorRecord | None, ...]:
+    return tuple(record_from_dict(v, f"{path}[{i}]") for i, v in enumerate(_R.list_(value, path)))
+
+
+def _source(d, path: str) -> SourceLine | None:
+    if d is None:
+        return None
+    d = _R.obj(d, path)
+    return SourceLine(_R.int_(_R.key(d, "line", path), f"{path}.line"), _R.str_(d.get("text", ""), f"{path}.text"))
+
+
+def _node_attrs(d: dict, path: str) -> dict:
+    grads = {}
+    for key, flow in _R.obj(d.get("grads", {}), f"{path}.grads").items():
+        if not key.isdigit():
+            raise _R.fail(f"{path}.grads", "keyed by pass numbers")
+        flow = _R.obj(flow, f"{path}.grads.{key}")
+        grads[int(key)] = GradFlow(_records(flow.get("outputs", []), f"{path}.grads.{key}.outputs"),
+                                   _records(flow.get("inputs", []), f"{path}.grads.{key}.inputs"))
+    saved = []
+    for i, s in enumerate(_R.list_(d.get("saved", []), f"{path}.saved")):
+        s = _R.obj(s, f"{path}.saved[{i}]")
+        state = _R.str_(s.get("state"), f"{path}.saved[{i}].state")
+        if state not in ("tensor", "value", "freed", "error"):
+            raise _R.fail(f"{path}.saved[{i}].state", "tensor, value, freed or error")
+        saved.append(SavedValue(_R.str_(s.get("name"), f"{path}.saved[{i}].name"), state,
+                                record_from_dict(s.get("tensor"), f"{path}.saved[{i}].tensor"),
+                                _R.str_(s.get("text", ""), f"{path}.saved[{i}].text")))
+    hooks = []
+    for i, h in enumerate(_R.list_(d.get("hooks", []), f"{path}.hooks")):
+        p = f"{path}.hooks[{i}]"
+        h = _R.obj(h, p)
+        calls = []
+        for j, c in enumerate(_R.list_(h.get("calls", []), f"{p}.calls")):
+            c = _R.obj(c, f"{p}.calls[{j}]")
+            after = c.get("after")
+            calls.append(HookCallRecord(_R.int_(c.get("pass_index"), f"{p}.calls[{j}].pass_index", optional=True),
+                                        _records(c.get("before", []), f"{p}.calls[{j}].before"),
+                                        None if after is None else _records(after, f"{p}.calls[{j}].after")))
+        hooks.append(HookRecord(_R.str_(h.get("kind"), f"{p}.kind"), _R.str_(h.get("qualname"), f"{p}.qualname"),
+                                _R.int_(h.get("output_nr", 0), f"{p}.output_nr"), _source(h.get("source"), f"{p}.source"),
+                                tuple(calls)))
+    value = record_from_dict(d.get("value"), f"{path}.value")
+    via = d.get("path_via")
+    if via is not None:
+        via = _R.list_(via, f"{path}.path_via")
+        if len(via) != 3:
+            raise _R.fail(f"{path}.path_via", "[parent, slot, hops]")
+        via = tuple(via)
+    kind = _R.str_(_R.key(d, "kind", path), f"{path}.kind")
+    if kind not in ("leaf", "op", "custom", "root"):
+        raise _R.fail(f"{path}.kind", "leaf, op, custom or root")
+    return {
+        "op": _R.str_(_R.key(d, "op", path), f"{path}.op"),
+        "kind": kind,
+        "is_root": _R.bool_(d.get("is_root", False), f"{path}.is_root"),
+        "names": _R.strs(d.get("names", []), f"{path}.names"),
+        "path": _R.str_(d.get("path"), f"{path}.path", optional=True),
+        "path_via": via,
+        "value": value,
+        "outputs": _records(d.get("outputs", []), f"{path}.outputs"),
+        "variable": record_from_dict(d.get("variable"), f"{path}.variable"),
+        "grad": record_from_dict(d.get("grad"), f"{path}.grad"),
+        "requires_grad": _R.bool_(d.get("requires_grad", True), f"{path}.requires_grad"),
+        "grads": grads,
+        "saved": tuple(saved),
+        "hooks": tuple(hooks),
+        "source": _source(d.get("source"), f"{path}.source"),
+        "grad_enabled": _R.bool_(d.get("grad_enabled"), f"{path}.grad_enabled", optional=True),
+        "inference_mode": _R.bool_(d.get("inference_mode"), f"{path}.inference_mode", optional=True),
+        "seq": _R.int_(d.get("seq"), f"{path}.seq", optional=True),
+        "shape": None if value is None else value.shape,
+        "dtype": None if value is None else value.dtype,
+        "device": None if value is None else value.device,
+    }
+
+
+def _module_audit(d, path: str) -> ModuleAudit:
+    """Rebuild a module tree iteratively (a deep Sequential must not recurse)."""
+    d = _R.obj(d, path)
+    order = []
+    stack = [(d, path)]
+    while stack:
+        item, p = stack.pop()
+        item = _R.obj(item, p)
+        order.append((item, p))
+        for i, child in enumerate(_R.list_(item.get("children", []), f"{p}.children")):
+            stack.append((child, f"{p}.children[{i}]"))
+    built: dict[int, ModuleAudit] = {}
+    for item, p in reversed(order):
+        entries = []
+        for i, e in enumerate(_R.list_(item.get("entries", []), f"{p}.entries")):
+            ep = f"{p}.entries[{i}]"
+            e = _R.obj(e, ep)
+            record = record_from_dict(_R.key(e, "record", ep), f"{ep}.record")
+            entries.append(StateEntry(_R.str_(e.get("path"), f"{ep}.path"), _R.str_(e.get("kind"), f"{ep}.kind"),
+                                      record, _R.bool_(e.get("requires_grad"), f"{ep}.requires_grad"),
+                                      _R.bool_(e.get("has_grad"), f"{ep}.has_grad"),
+                                      _R.bool_(e.get("persistent"), f"{ep}.persistent"),
+                                      _R.bool_(e.get("follows_to"), f"{ep}.follows_to")))
+        warnings = []
+        for i, w in enumerate(_R.list_(item.get("warnings", []), f"{p}.warnings")):
+            wp = f"{p}.warnings[{i}]"
+            w = _R.obj(w, wp)
+            warnings.append(ModuleWarning(_R.str_(w.get("code"), f"{wp}.code"), _R.str_(w.get("path"), f"{wp}.path"),
+                                          _R.str_(w.get("message"), f"{wp}.message"),
+                                          _R.str_(w.get("fix", ""), f"{wp}.fix"),
+                                          _R.str_(w.get("severity", "warning"), f"{wp}.severity")))
+        children = tuple(built[id(c)] for c in item.get("children", []))
+        built[id(item)] = ModuleAudit(_R.str_(item.get("path"), f"{p}.path"),
+                                      _R.str_(item.get("type_name"), f"{p}.type_name"), tuple(entries), children,
+                                      tuple(warnings), _R.strs(item.get("devices", []), f"{p}.devices"))
+    return built[id(d)]
+
+
+def capture_from_dict(doc: dict) -> Capture:
+    """Rebuild a :class:`Capture` from its JSON form (see docs/capture-json.md)."""
+    doc = _R.obj(doc, "capture")
+    graph = nx.DiGraph()
+    nodes = _R.list_(_R.key(doc, "nodes", "capture"), "capture.nodes")
+    for i, node in enumerate(nodes):
+        p = f"capture.nodes[{i}]"
+        node = _R.obj(node, p)
+        node_id = _R.str_(_R.key(node, "id", p), f"{p}.id")
+        if node_id in graph:
+            raise SnapshotError(f"not a valid session: node id {node_id!r} appears twice")
+        graph.add_node(node_id, **_node_attrs(node, p))
+    for i, edge in enumerate(_R.list_(doc.get("edges", []), "capture.edges")):
+        p = f"capture.edges[{i}]"
+        edge = _R.obj(edge, p)
+        u, v = _R.str_(edge.get("source"), f"{p}.source"), _R.str_(edge.get("target"), f"{p}.target")
+        if u not in graph or v not in graph:
+            raise SnapshotError(f"not a valid session: {p} joins a node that does not exist")
+        slot = _R.int_(edge.get("slot"), f"{p}.slot")
+        graph.add_edge(u, v, slot=slot, input_nr=_R.int_(edge.get("input_nr", 0), f"{p}.input_nr"),
+                       slots=tuple(_R.int_(s, f"{p}.slots") for s in _R.list_(edge.get("slots", [slot]), f"{p}.slots")))
+    graph.graph["roots"] = tuple(r for r in _R.strs(doc.get("roots", []), "capture.roots") if r in graph)
+    passes = []
+    for i, ps in enumerate(_R.list_(doc.get("passes", []), "capture.passes")):
+        p = f"capture.passes[{i}]"
+        ps = _R.obj(ps, p)
+        edges = []
+        for key in ("roots", "inputs"):
+            pairs = []
+            for j, pair in enumerate(_R.list_(ps.get(key, []), f"{p}.{key}")):
+                pair = _R.list_(pair, f"{p}.{key}[{j}]")
+                if len(pair) != 2:
+                    raise _R.fail(f"{p}.{key}[{j}]", "[node id, output_nr]")
+                pairs.append((_R.str_(pair[0], f"{p}.{key}[{j}]", optional=True), _R.int_(pair[1], f"{p}.{key}[{j}]")))
+            edges.append(tuple(pairs))
+        passes.append(PassSummary(_R.int_(ps.get("index"), f"{p}.index"), _R.str_(ps.get("kind"), f"{p}.kind"),
+                                  _source(ps.get("source"), f"{p}.source"), edges[0], edges[1],
+                                  _R.bool_(ps.get("retain_graph"), f"{p}.retain_graph"),
+                                  _R.bool_(ps.get("create_graph"), f"{p}.create_graph"),
+                                  _records(ps.get("results", []), f"{p}.results"),
+                                  _R.str_(ps.get("error"), f"{p}.error", optional=True),
+                                  _R.strs(ps.get("root_names", []), f"{p}.root_names")))
+    tensors = []
+    for i, t in enumerate(_R.list_(doc.get("tensors", []), "capture.tensors")):
+        p = f"capture.tensors[{i}]"
+        t = _R.obj(t, p)
+        origin = t.get("origin")
+        if origin is not None:
+            o = _R.obj(origin, f"{p}.origin")
+            origin = OriginRecord(_R.str_(o.get("op"), f"{p}.origin.op"), _source(o.get("source"), f"{p}.origin.source"),
+                                  _R.bool_(o.get("grad_enabled"), f"{p}.origin.grad_enabled"),
+                                  _R.bool_(o.get("inference_mode"), f"{p}.origin.inference_mode"))
+        value = record_from_dict(_R.key(t, "value", p), f"{p}.value")
+        names = _R.strs(_R.key(t, "names", p), f"{p}.names")
+        if not names:
+            raise _R.fail(f"{p}.names", "at least one name")
+        tensors.append(TensorInfo(
+            names, _R.str_(t.get("node"), f"{p}.node", optional=True), _R.int_(t.get("output_nr", 0), f"{p}.output_nr"),
+            value, record_from_dict(t.get("grad"), f"{p}.grad"),
+            *(_R.bool_(t.get(k), f"{p}.{k}") for k in
+              ("requires_grad", "is_leaf", "retains_grad", "is_view", "is_inference", "is_parameter")),
+            _R.str_(t.get("grad_fn"), f"{p}.grad_fn", optional=True), origin,
+            _R.strs(t.get("base_names", []), f"{p}.base_names"), _R.strs(t.get("source_names", []), f"{p}.source_names")))
+    explanations = []
+    for i, e in enumerate(_R.list_(doc.get("explanations", []), "capture.explanations")):
+        p = f"capture.explanations[{i}]"
+        e = _R.obj(e, p)
+        explanations.append(Explanation(_R.str_(e.get("name"), f"{p}.name"), _R.str_(e.get("code"), f"{p}.code"),
+                                        _R.str_(e.get("sentence"), f"{p}.sentence"),
+                                        _R.int_(e.get("line"), f"{p}.line", optional=True),
+                                        _R.str_(e.get("node"), f"{p}.node", optional=True)))
+    modules = tuple(_module_audit(m, f"capture.modules[{i}]")
+                    for i, m in enumerate(_R.list_(doc.get("modules", []), "capture.modules")))
+    error = doc.get("error")
+    if error is not None:
+        e = _R.obj(error, "capture.error")
+        frames = []
+        for j, fr in enumerate(_R.list_(e.get("frames", []), "capture.error.frames")):
+            fr = _R.list_(fr, f"capture.error.frames[{j}]")
+            if len(fr) != 2:
+                raise _R.fail(f"capture.error.frames[{j}]", "[line, function]")
+            frames.append((_R.int_(fr[0], "capture.error.frames"), _R.str_(fr[1], "capture.error.frames")))
+        error = ErrorReport(_R.str_(e.get("kind"), "capture.error.kind"), _R.str_(e.get("exc_type"), "capture.error.exc_type"),
+                            _R.str_(e.get("message", ""), "capture.error.message"),
+                            _R.int_(e.get("line"), "capture.error.line", optional=True),
+                            _R.int_(e.get("column"), "capture.error.column", optional=True),
+                            _R.str_(e.get("traceback", ""), "capture.error.traceback"), tuple(frames))
+    timings = {str(k): float(_R.num(v, "capture.timings")) for k, v in _R.obj(doc.get("timings", {}), "capture.timings").items()}
+    return Capture(
+        code=_R.str_(doc.get("code", ""), "capture.code"),
+        filename=_R.str_(doc.get("filename", "<editor>"), "capture.filename"),
+        device=_R.str_(doc.get("device", "cpu"), "capture.device"),
+        graph=graph,
+        passes=tuple(passes),
+        tensors=tuple(tensors),
+        explanations=tuple(explanations),
+        modules=modules,
+        stdout=_R.str_(doc.get("stdout", ""), "capture.stdout"),
+        stderr=_R.str_(doc.get("stderr", ""), "capture.stderr"),
+        error=error,
+        executed=_R.bool_(doc.get("executed", True), "capture.executed"),
+        dropped_ops=_R.int_(doc.get("dropped_ops", 0), "capture.dropped_ops"),
+        versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "capture.versions").items()},
+        timings=timings,
+    )
+
+
+def _from_capture_snapshot(doc: dict) -> dict:
+    """Migration: a bare capture snapshot (``capture --json``) becomes a session."""
+    return {
+        "format": FORMAT,
+        "schema_version": 1,
+        "app_version": _R.obj(doc.get("versions", {}), "versions").get("gradexplorer", "?"),
+        "versions": doc.get("versions", {}),
+        "saved_at": "",
+        "code": doc.get("code", ""),
+        "device": doc.get("device", "cpu"),
+        "filename": doc.get("filename", "<editor>"),
+        "view": {"selected_node": None, "zoom": None},
+        "limits": {},
+        "capture": doc,
+        "notes": ["opened from a capture snapshot (gradexplorer capture --json)"],
+    }
+
+
+#: ``(format, schema_version) -> function`` upgrading a document one step.
+MIGRATIONS = {
+    (CAPTURE_FORMAT, CAPTURE_SCHEMA): _from_capture_snapshot,
+}
+
+
+def _upgrade(doc: dict) -> dict:
+    seen = 0
+    while True:
+        fmt = doc.get("format")
+        version = doc.get("schema_version")
+        if fmt == FORMAT and version == SCHEMA_VERSION:
+            return doc
+        if fmt == FORMAT and isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
+            made_by = doc.get("app_version") if isinstance(doc.get("app_version"), str) else "a newer version"
+            raise SnapshotError(f"this session was made by gradexplorer {made_by} or newer "
+                                f"(session format {version}); this is gradexplorer {__version__}, "
+                                f"which reads format {SCHEMA_VERSION}: please upgrade gradexplorer")
+        step = MIGRATIONS.get((fmt, version))
+        if step is None or seen > 10:
+            if fmt in (FORMAT, CAPTURE_FORMAT):
+                raise SnapshotError(f"this file has an unknown {fmt} version ({version!r})")
+            raise SnapshotError("this is not a gradexplorer session (no 'format': 'gradexplorer.session' in it)")
+        doc = step(doc)
+        seen += 1
+
+
+def read_session_text(text: str) -> Session:
+    """Parse and validate session JSON text (never executes anything)."""
+    try:
+        doc = json.loads(text)
+    except RecursionError:
+        raise SnapshotError("not a valid session: the JSON is nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise SnapshotError(f"not a session file: invalid JSON at line {exc.lineno}, column {exc.colno} "
+                            f"({exc.msg}); the file may be truncated or damaged") from None
+    except ValueError as exc:  # e.g. numbers too long to convert
+        raise SnapshotError(f"not a valid session: {exc}") from None
+    if not isinstance(doc, dict):
+        raise SnapshotError("this is not a gradexplorer session (the JSON is not an object)")
+    try:
+        doc = _upgrade(doc)
+        view = _R.obj(doc.get("view", {}), "view")
+        capture = capture_from_dict(_R.key(doc, "capture", ""))
+        zoom = _R.num(view.get("zoom"), "view.zoom", optional=True)
+        return Session(
+            code=_R.str_(_R.key(doc, "code", ""), "code"),
+            device=_R.str_(doc.get("device", "cpu"), "device"),
+            capture=capture,
+            view=ViewState(_R.str_(view.get("selected_node"), "view.selected_node", optional=True),
+                           None if zoom is None or isinstance(zoom, complex) else float(zoom)),
+            filename=_R.str_(doc.get("filename", "<editor>"), "filename"),
+            versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "versions").items()},
+            saved_at=_R.str_(doc.get("saved_at", ""), "saved_at"),
+            notes=_R.strs(doc.get("notes", []), "notes"),
+        )
+    except RecursionError:
+        raise SnapshotError("not a valid session: the document is nested too deeply") from None
+    except SnapshotError:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
+        # A shape of value our checks did not foresee: still one clear sentence.
+        raise SnapshotError(f"not a valid session: {type(exc).__name__}: {exc}") from None
+
+
+def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES) -> Session:
+    """Open a session file without running its code.
+
+    Raises
+    ------
+    SnapshotError
+        For any problem: unreadable, too large, not JSON, not a session, a
+        newer format, inconsistent content.
+    """
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise SnapshotError(f"cannot open {path.name}: {exc.strerror or exc}") from None
+    if size > max_bytes:
+        raise SnapshotError(f"{path.name} is {size / 2**20:,.0f} MiB; sessions larger than "
+                            f"{max_bytes / 2**20:,.0f} MiB are not opened")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SnapshotError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SnapshotError(f"{path.name} is not a session file (not UTF-8 text)") from None
+    return read_session_text(text)
+
+
+def session_from_capture(capture: Capture, *, view: ViewState = ViewState()) -> Session:
+    """A session around a fresh capture."""
+    return Session(code=capture.code, device=capture.device, capture=capture, view=view,
+                   filename=capture.filename, versions=dict(capture.versions))
+
