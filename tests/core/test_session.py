@@ -1,0 +1,277 @@
+"""Session files: round trip, safe loading, bad input, fuzzing (issue 5)."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from gradexplorer import capture
+from gradexplorer.cli import main
+from gradexplorer.core.errors import SnapshotError
+from gradexplorer.core.session import (
+    FORMAT,
+    SCHEMA_VERSION,
+    ViewState,
+    load_session,
+    read_session_text,
+    save_session,
+    session_from_capture,
+    session_to_dict,
+)
+from gradexplorer.core.snapshot import capture_to_dict
+from gradexplorer.resources import example_paths, read_example
+
+
+def _comparable(doc):
+    doc = dict(doc)
+    doc.pop("timings")  # a reopened capture keeps the saved timings; equal anyway, but not data
+    return doc
+
+
+@pytest.mark.parametrize("path", example_paths(), ids=lambda p: p.stem)
+def test_round_trip_every_example(path, tmp_path):
+    cap = capture(read_example(path.stem))
+    target = tmp_path / "s.gxsession"
+    save_session(session_from_capture(cap, view=ViewState("n1", 1.5)), target)
+    session = load_session(target)
+    assert session.code == cap.code
+    assert session.view == ViewState("n1", 1.5)
+    assert _comparable(capture_to_dict(session.capture)) == _comparable(capture_to_dict(cap))
+    assert session.capture.explanations == cap.explanations
+    assert session.capture.modules == cap.modules
+
+
+def test_reopened_session_answers_like_the_capture(tmp_path):
+    cap = capture(read_example("03_next_functions"))
+    save_session(session_from_capture(cap), tmp_path / "s.gxsession")
+    reopened = load_session(tmp_path / "s.gxsession").capture
+    c = reopened.graph.nodes[reopened.node_named("c")]
+    assert c["variable"].item() == pytest.approx(1.3)
+    assert c["grad"].item() == pytest.approx(1.32)
+    assert c["path"] == "e.grad_fn.next_functions[1][0]"
+
+
+def test_opening_never_runs_code_or_unpickles(tmp_path):
+    """A session whose code would raise (and write a file) opens in a clean process with an audit hook."""
+    marker = tmp_path / "ran.txt"
+    cap = capture(f"x = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\n")
+    session = session_from_capture(cap)
+    doc = session_to_dict(session)
+    doc["code"] = f"open({str(marker)!r}, 'w').write('ran')\nraise SystemExit('executed!')\n"
+    path = tmp_path / "evil.gxsession"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    probe = f"""
+import sys
+import gradexplorer.core.session as s
+events = []
+def hook(event, args):
+    # Libraries compile and import code of their own (networkx builds
+    # decorators lazily); what must never happen is the file's code being
+    # compiled or run, or anything being unpickled.
+    if event == "compile" and "executed!" in str(args[0]):
+        events.append(event)
+    elif event == "exec" and getattr(args[0], "co_filename", "") in ("<editor>", "<session>"):
+        events.append(event)
+    elif event == "pickle.find_class" or (event == "open" and "ran.txt" in str(args[0])):
+        events.append(event)
+sys.addaudithook(hook)
+session = s.load_session({str(path)!r})
+assert session.code.startswith("open(")
+assert session.capture.node_named("y")
+print("events:", events)
+"""
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "events: []"
+    assert not marker.exists()
+
+
+def test_capture_snapshot_opens_as_a_session(tmp_path, capsys):
+    snap = tmp_path / "snap.json"
+    assert main(["capture", str(example_paths()[2]), "--json", str(snap)]) == 0
+    session = load_session(snap)
+    assert session.notes and "capture snapshot" in session.notes[0]
+    assert session.capture.node_named("c")
+
+
+def test_cli_capture_to_session_and_show(tmp_path, capsys):
+    out = tmp_path / "x.gxsession"
+    assert main(["capture", str(example_paths()[2]), "-o", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["show", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "nothing was run" in text and "1.32" in text
+
+
+def _valid_doc():
+    cap = capture(read_example("04_register_hook"))
+    return session_to_dict(session_from_capture(cap))
+
+
+def _expect_clear(text, fragment):
+    with pytest.raises(SnapshotError) as info:
+        read_session_text(text)
+    message = str(info.value)
+    assert fragment in message
+    assert "\n" not in message  # one sentence, no traceback
+    return message
+
+
+def test_truncated_file():
+    text = json.dumps(_valid_doc())
+    _expect_clear(text[: len(text) // 2], "truncated")
+
+
+def test_wrong_json_and_not_a_session():
+    _expect_clear("{this is not json", "invalid JSON")
+    _expect_clear("[1, 2, 3]", "not a gradexplorer session")
+    _expect_clear(json.dumps({"hello": "world"}), "not a gradexplorer session")
+
+
+def test_wrong_types_and_missing_keys():
+    doc = _valid_doc()
+    doc["capture"]["nodes"][0]["op"] = 42
+    _expect_clear(json.dumps(doc), "capture.nodes[0].op should be text")
+    doc = _valid_doc()
+    del doc["capture"]["nodes"][1]["kind"]
+    _expect_clear(json.dumps(doc), "lacks 'kind'")
+    doc = _valid_doc()
+    del doc["capture"]
+    _expect_clear(json.dumps(doc), "lacks 'capture'")
+
+
+def test_newer_major_version_is_refused():
+    doc = _valid_doc()
+    doc["schema_version"] = SCHEMA_VERSION + 1
+    doc["app_version"] = "9.0"
+    message = _expect_clear(json.dumps(doc), "made by gradexplorer 9.0 or newer")
+    assert "upgrade" in message
+
+
+def test_payload_that_does_not_match_its_shape():
+    doc = _valid_doc()
+    node = next(n for n in doc["capture"]["nodes"] if n["value"] is not None)
+    node["value"]["shape"] = [3]
+    _expect_clear(json.dumps(doc), "does not match its shape")
+
+
+def test_deeply_nested_json():
+    _expect_clear("[" * 100_000 + "]" * 100_000, "nested too deeply")
+    doc = _valid_doc()
+    doc["capture"]["stdout"] = json.loads("[" * 500 + "]" * 500)
+    _expect_clear(json.dumps(doc), "capture.stdout should be text")
+
+
+def test_huge_file_is_refused_before_reading(tmp_path):
+    big = tmp_path / "big.gxsession"
+    with open(big, "wb") as fh:  # a sparse 2 GB file: costs no disk
+        fh.truncate(2 * 1024**3)
+    with pytest.raises(SnapshotError) as info:
+        load_session(big)
+    assert "2,048 MiB" in str(info.value) and "not opened" in str(info.value)
+
+
+def test_file_value_budget_keeps_summaries(tmp_path):
+    cap = capture("x = torch.randn(50, 50, requires_grad=True)\ny = (x * 2).sum()\ny.backward()\n")
+    path = tmp_path / "small.gxsession"
+    save_session(session_from_capture(cap), path, file_values=100)
+    doc = json.loads(path.read_text())
+    assert doc["limits"]["summarised_records"] > 0
+    session = load_session(path)
+    x = session.capture.graph.nodes[session.capture.node_named("x")]
+    assert x["value"].data is None and x["value"].stats is not None
+    assert "budget" in x["value"].note
+
+
+def test_atomic_save_leaves_old_file_on_failure(tmp_path, monkeypatch):
+    cap = capture("x = torch.ones(1, requires_grad=True)\n")
+    path = tmp_path / "s.gxsession"
+    save_session(session_from_capture(cap), path)
+    before = path.read_bytes()
+    import os
+
+    def broken_fsync(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError):
+        save_session(session_from_capture(capture("y = torch.zeros(3)\n")), path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["s.gxsession"]  # no temp file left
+
+
+def _mutate(rng, doc):
+    """One random structural mutation of a JSON document (in place)."""
+    containers = []
+    stack = [doc]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict) and item:
+            containers.append(item)
+            stack.extend(item.values())
+        elif isinstance(item, list) and item:
+            containers.append(item)
+            stack.extend(item)
+    target = rng.choice(containers)
+    key = rng.choice(list(target.keys())) if isinstance(target, dict) else rng.randrange(len(target))
+    choice = rng.randrange(7)
+    replacements = [None, True, -1, 10**30, 1.5, "nan", "x", [], {}, [[[]]], "n0", 2**63]
+    if choice == 0:
+        target[key] = rng.choice(replacements)
+    elif choice == 1 and isinstance(target, dict):
+        del target[key]
+    elif choice == 2 and isinstance(target, list):
+        target.append(rng.choice(replacements))
+    elif choice == 3:
+        target[key] = [target[key]]
+    elif choice == 4 and isinstance(target[key], (int, float)) and not isinstance(target[key], bool):
+        target[key] = -target[key] * 7
+    elif choice == 5 and isinstance(target[key], str):
+        target[key] = target[key][::-1]
+    else:
+        target[key] = {"format": FORMAT}
+
+
+def test_fuzzed_sessions_never_crash_or_run_code():
+    base = [_valid_doc(), session_to_dict(session_from_capture(capture(read_example("06_mlp_training_step"))))]
+    texts = [json.dumps(d) for d in base]
+    rng = random.Random(20261202)
+    executed = []
+
+    marker = "GX_FUZZ_MARKER"
+    for d in base:
+        d["code"] = f"raise SystemExit({marker!r})\n"
+        d["capture"]["code"] = d["code"]
+    texts = [json.dumps(d) for d in base]
+
+    def audit(event, args):
+        if event == "compile" and marker in str(args[0]):
+            executed.append(event)
+        elif event == "exec" and getattr(args[0], "co_filename", "") == "<editor>":
+            executed.append(event)
+        elif event == "pickle.find_class":
+            executed.append(event)
+
+    sys.addaudithook(audit)  # stays for the process; it only records while the flag list is watched
+    cases = 0
+    outcomes = {"ok": 0, "refused": 0}
+    start = len(executed)
+    for i in range(2000):
+        doc = json.loads(texts[i % 2])
+        for _ in range(rng.randint(1, 4)):
+            _mutate(rng, doc)
+        text = json.dumps(doc)
+        if rng.random() < 0.1:
+            text = text[: rng.randrange(len(text))]  # truncation
+        try:
+            read_session_text(text)
+            outcomes["ok"] += 1
+        except SnapshotError as exc:
+            assert "\n" not in str(exc)
+            outcomes["refused"] += 1
+        cases += 1
+    assert cases == 2000
+    assert executed[start:] == [], "loading ran code"
+    assert outcomes["refused"] > 100 and outcomes["ok"] > 10, outcomes
