@@ -42,9 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     from .main_window import MainWindow  # after the QApplication exists
 
     window = MainWindow()
-    if argv:
-        path = Path(argv[0])
-        if not window.open_path(path):
-            return 2
     window.show()
+    if argv:
+        if not window.open_path(Path(argv[0]), prompt=False):
+            print(f"gradexplorer: {window.status.text()}", file=sys.stderr)
+    else:
+        window.check_recovery()
     return app.exec()

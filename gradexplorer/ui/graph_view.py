@@ -328,6 +328,25 @@ class GraphView(QGraphicsView):
         scene.addItem(overlay)
         self._overlay.append(overlay)
 
+    # -- export ----------------------------------------------------------------------
+    def save_png(self, path) -> bool:
+        """The current view (what is visible) as a PNG image."""
+        return self.viewport().grab().save(str(path), "PNG")
+
+    def save_svg(self, path) -> None:
+        """The current view as SVG (vector: boxes, text and edges stay sharp)."""
+        from PySide6.QtSvg import QSvgGenerator
+
+        size = self.viewport().size()
+        generator = QSvgGenerator()
+        generator.setFileName(str(path))
+        generator.setSize(size)
+        generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
+        generator.setTitle("gradexplorer autograd graph")
+        painter = QPainter(generator)
+        self.render(painter, QRectF(0, 0, size.width(), size.height()), self.viewport().rect())
+        painter.end()
+
     # -- zoom ------------------------------------------------------------------------
     def zoom_by(self, factor: float) -> None:
         current = self.transform().m11()

@@ -12,10 +12,12 @@ are touched only here, on the GUI thread.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QElapsedTimer, QThread, QTimer, Qt, Signal
+import networkx as nx
+from PySide6.QtCore import QElapsedTimer, QStandardPaths, QThread, QTimer, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -23,13 +25,17 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMessageBox,
     QSplitter,
     QTabWidget,
     QWidget,
 )
 
+from ..core import export
+from ..core.capture import Capture, versions
 from ..core.devices import list_devices, resolve_device
-from ..core.errors import DeviceUnavailableError
+from ..core.errors import DeviceUnavailableError, SnapshotError
+from ..core.session import Session, ViewState, load_session, save_session, write_atomic
 from ..resources import example_paths
 from .console import Console
 from .editor import CodeEditor
@@ -38,9 +44,13 @@ from .inspector import Inspector
 from .modules_pane import ModulesPane
 from .settings import Settings
 from .tensors_pane import TensorsPane
-from .worker import CaptureJob, CaptureResult, CaptureWorker
+from .worker import CaptureJob, CaptureResult, CaptureWorker, layout_capture
 
 __all__ = ["MainWindow"]
+
+#: Seconds between autosaves of the editor text and the last capture.
+AUTOSAVE_SECONDS = 45
+SESSION_SUFFIX = ".gxsession"
 
 _WELCOME = """# Welcome to gradexplorer.
 # Type PyTorch code (torch, nn and `device` are predefined), then press
@@ -66,10 +76,13 @@ class MainWindow(QMainWindow):
 
     run_finished = Signal(object)
 
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, *, data_dir: str | Path | None = None) -> None:
         super().__init__()
         self.settings = settings if settings is not None else Settings()
-        self.setWindowTitle("gradexplorer")
+        if data_dir is None:
+            data_dir = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+        self.data_dir = Path(data_dir)
+        self.session_path: Path | None = None
         self.result: CaptureResult | None = None
         self.last_gui_seconds = 0.0
         self._thread: QThread | None = None
@@ -127,6 +140,13 @@ class MainWindow(QMainWindow):
         self.tensors_pane.line_requested.connect(self.editor.go_to_line)
 
         self.editor.setPlainText(_WELCOME)
+        self.editor.document().setModified(False)
+        self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
+        self._update_title()
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setInterval(AUTOSAVE_SECONDS * 1000)
+        self._autosave_timer.timeout.connect(self.autosave_now)
+        self._autosave_timer.start()
         self.resize(1400, 900)
         if not self.settings.geometry.isEmpty():
             self.restoreGeometry(self.settings.geometry)
@@ -145,12 +165,25 @@ class MainWindow(QMainWindow):
         self.stop_action.setShortcut(QKeySequence("Ctrl+."))
         self.stop_action.setToolTip("Stop the running code (Ctrl+.)")
         self.stop_action.triggered.connect(self.stop_run)
-        self.open_action = QAction("Open Script…", self)
+        self.new_action = QAction("New", self)
+        self.new_action.setShortcut(QKeySequence.StandardKey.New)
+        self.new_action.triggered.connect(self.new_session)
+        self.open_action = QAction("Open…", self)
         self.open_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_action.setToolTip("Open a session (.gxsession) or a Python script")
         self.open_action.triggered.connect(self._on_open_action_triggered)
-        self.save_as_action = QAction("Save Script As…", self)
+        self.save_action = QAction("Save", self)
+        self.save_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_action.triggered.connect(self.save)
+        self.save_as_action = QAction("Save As…", self)
         self.save_as_action.setShortcut(QKeySequence.StandardKey.SaveAs)
-        self.save_as_action.triggered.connect(self._on_save_as_action_triggered)
+        self.save_as_action.triggered.connect(self.save_as)
+        self.export_actions: dict[str, QAction] = {}
+        for key, text in (("script", "Script (.py)…"), ("dot", "Graph as DOT…"), ("graphml", "Graph as GraphML…"),
+                          ("json", "Graph as node-link JSON…"), ("png", "View as PNG…"), ("svg", "View as SVG…")):
+            action = QAction(text, self)
+            action.triggered.connect(lambda _checked=False, k=key: self._on_export_triggered(k))
+            self.export_actions[key] = action
         self.quit_action = QAction("Quit", self)
         self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         self.quit_action.triggered.connect(self.close)
@@ -167,8 +200,15 @@ class MainWindow(QMainWindow):
     def _build_menus_and_toolbar(self) -> None:
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
+        file_menu.addAction(self.new_action)
         file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
+        file_menu.addAction(self.save_action)
         file_menu.addAction(self.save_as_action)
+        export_menu = file_menu.addMenu("&Export")
+        for action in self.export_actions.values():
+            export_menu.addAction(action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         self.examples_menu = menu.addMenu("&Examples")
@@ -233,23 +273,170 @@ class MainWindow(QMainWindow):
     def _on_device_combo_changed(self, _index: int) -> None:
         self.settings.last_device = self.device
 
-    # -- files ---------------------------------------------------------------------------
-    def open_path(self, path: Path) -> bool:
-        """Load a script into the editor (nothing runs); False with a message on failure."""
+    # -- files and sessions ---------------------------------------------------------------
+    def _update_title(self) -> None:
+        name = self.session_path.name if self.session_path is not None else (
+            self._script_path.name if self._script_path is not None else "untitled")
+        self.setWindowTitle(f"{name}[*] - gradexplorer")
+
+    def _on_document_modification_changed(self, changed: bool) -> None:
+        if changed:
+            self.setWindowModified(True)
+
+    def _mark_clean(self) -> None:
+        self.editor.document().setModified(False)
+        self.setWindowModified(False)
+
+    def ask_unsaved_changes(self) -> str:
+        """Ask what to do with unsaved work: "save", "discard" or "cancel" (tests replace it)."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
+                          "This session has unsaved changes. Save them first?",
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self)
+        answer = box.exec()
+        return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
+            QMessageBox.StandardButton(answer), "cancel")
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to replace the current work (saved, discarded, or clean)."""
+        if not self.isWindowModified():
+            return True
+        answer = self.ask_unsaved_changes()
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def new_session(self) -> bool:
+        """An empty editor and no capture (after the unsaved-changes prompt)."""
+        if not self.maybe_save():
+            return False
+        self.editor.setPlainText("")
+        self.console.reset("<editor>")
+        self.editor.set_error_line(None)
+        self.result = None
+        self.graph_view.clear_graph()
+        self.inspector.show_node(None, None)
+        self.tensors_pane.show_explanations(())
+        self.modules_pane.show_audits(())
+        self.session_path = None
+        self._script_path = None
+        self._mark_clean()
+        self._update_title()
+        self.status.setText("New session")
+        return True
+
+    def open_path(self, path: Path, *, prompt: bool = True) -> bool:
+        """Open a session (shown at once, nothing runs) or a script; False with a message on failure."""
+        path = Path(path)
+        if path.suffix in (SESSION_SUFFIX, ".json"):
+            return self.open_session(path, prompt=prompt)
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
             self.console.append_message(f"Cannot open {path}: {reason}", error=True)
-            self.status.setText(f"Cannot open {Path(path).name}")
+            self.status.setText(f"Cannot open {path.name}")
+            return False
+        if prompt and not self.maybe_save():
             return False
         self.editor.setPlainText(text)
         self.editor.set_error_line(None)
-        self._script_path = Path(path)
-        self.setWindowTitle(f"{Path(path).name} - gradexplorer")
+        self._script_path = path
+        self.session_path = None
+        self._mark_clean()
+        self._update_title()
         self.settings.add_recent_file(str(path))
-        self.status.setText(f"Opened {Path(path).name}: press Run")
+        self.status.setText(f"Opened {path.name}: press Run")
         return True
+
+    def open_session(self, path: Path, *, prompt: bool = True) -> bool:
+        """Show a saved session: code in the editor, graph and values as saved. Runs nothing."""
+        try:
+            session = load_session(path)
+        except SnapshotError as exc:
+            # The current work stays as it is.
+            self.console.append_message(f"Cannot open {Path(path).name}: {exc}", error=True)
+            self.status.setText(f"Cannot open {Path(path).name}")
+            return False
+        if prompt and not self.maybe_save():
+            return False
+        self._show_session(session)
+        self.session_path = Path(path)
+        self._script_path = None
+        self._mark_clean()
+        self._update_title()
+        self.settings.add_recent_file(str(path))
+        made = session.versions.get("gradexplorer", "?")
+        self.status.setText(f"Opened session {Path(path).name} (made by gradexplorer {made}; nothing was run)")
+        return True
+
+    def _show_session(self, session: Session) -> None:
+        self.editor.setPlainText(session.code)
+        if session.device:
+            self.select_device(session.device)
+        cap = session.capture
+        self.console.reset(cap.filename)
+        if cap.stdout:
+            self.console.append_output("stdout", cap.stdout)
+        if cap.stderr:
+            self.console.append_output("stderr", cap.stderr)
+        result = CaptureResult(cap, layout_capture(cap), 0.0)
+        self._show_result(result)
+        if session.view.selected_node and session.view.selected_node in cap.graph:
+            self.graph_view.select_node(session.view.selected_node)
+        if session.view.zoom:
+            self.graph_view.zoom_by(session.view.zoom / max(self.graph_view.zoom_level(), 1e-6))
+
+    def current_session(self) -> Session:
+        """The work as a session: the editor's code, the last capture, the view state."""
+        if self.result is not None:
+            cap = self.result.capture
+        else:
+            cap = Capture(code=self.editor.toPlainText(), filename="<editor>", device=self.device,
+                          graph=nx.DiGraph(), executed=False, versions=versions())
+        view = ViewState(self.graph_view.selected_node(), self.graph_view.zoom_level() if self.result else None)
+        return Session(code=self.editor.toPlainText(), device=self.device, capture=cap, view=view,
+                       filename=cap.filename, versions=versions())
+
+    def ask_session_save_path(self) -> str:
+        """The save dialog (a method, so tests can replace it)."""
+        path, _ = QFileDialog.getSaveFileName(self, "Save session", "", f"gradexplorer sessions (*{SESSION_SUFFIX})")
+        if path and not path.endswith(SESSION_SUFFIX):
+            path += SESSION_SUFFIX
+        return path
+
+    def save(self) -> bool:
+        if self.session_path is None:
+            return self.save_as()
+        return self._save_to(self.session_path)
+
+    def save_as(self) -> bool:
+        path = self.ask_session_save_path()
+        return bool(path) and self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            save_session(self.current_session(), path)
+        except (OSError, ValueError) as exc:
+            self.console.append_message(f"Cannot save {path.name}: {getattr(exc, 'strerror', None) or exc}",
+                                        error=True)
+            self.status.setText(f"Not saved: {path.name}")
+            return False
+        self.session_path = path
+        self._mark_clean()
+        self._update_title()
+        self.settings.add_recent_file(str(path))
+        self.status.setText(f"Saved {path.name}")
+        return True
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.settings.recent_files
+        if not files:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+        for name in files:
+            action = self.recent_menu.addAction(name)
+            action.triggered.connect(lambda _checked=False, n=name: self.open_path(Path(n)))
 
     def load_example(self, path: Path) -> None:
         """Put an example into the editor (it runs when the user presses Run)."""
@@ -257,11 +444,15 @@ class MainWindow(QMainWindow):
 
     def ask_open_path(self) -> str:
         """The file dialog (a method, so tests can replace it)."""
-        path, _ = QFileDialog.getOpenFileName(self, "Open script", "", "Python files (*.py);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Open", "", f"Sessions and scripts (*{SESSION_SUFFIX} *.py *.json);;All files (*)")
         return path
 
-    def ask_save_path(self) -> str:
-        path, _ = QFileDialog.getSaveFileName(self, "Save script", "", "Python files (*.py)")
+    def ask_export_path(self, kind: str) -> str:
+        """The export dialog (a method, so tests can replace it)."""
+        filters = {"script": "Python (*.py)", "dot": "DOT (*.dot)", "graphml": "GraphML (*.graphml)",
+                   "json": "JSON (*.json)", "png": "PNG image (*.png)", "svg": "SVG image (*.svg)"}
+        path, _ = QFileDialog.getSaveFileName(self, "Export", "", filters[kind])
         return path
 
     def _on_open_action_triggered(self) -> None:
@@ -269,21 +460,95 @@ class MainWindow(QMainWindow):
         if path:
             self.open_path(Path(path))
 
-    def _on_save_as_action_triggered(self) -> None:
-        path = self.ask_save_path()
-        if not path:
-            return
-        target = Path(path)
-        tmp = target.with_name(f".{target.name}.tmp")
+    def export(self, kind: str, path: Path) -> bool:
+        """Write the script, the graph (DOT, GraphML, JSON) or the view (PNG, SVG) to ``path``."""
         try:
-            tmp.write_text(self.editor.toPlainText(), encoding="utf-8")
-            tmp.replace(target)
+            if kind == "script":
+                write_atomic(path, self.editor.toPlainText())
+            elif self.result is None:
+                self.status.setText("Nothing to export yet: run the code first")
+                return False
+            elif kind == "dot":
+                export.write_dot(self.result.capture, path)
+            elif kind == "graphml":
+                export.write_graphml(self.result.capture, path)
+            elif kind == "json":
+                export.write_node_link(self.result.capture, path)
+            elif kind == "png":
+                if not self.graph_view.save_png(path):
+                    raise OSError(f"could not write {path}")
+            elif kind == "svg":
+                self.graph_view.save_svg(path)
         except OSError as exc:
-            self.console.append_message(f"Cannot save {target}: {exc.strerror or exc}", error=True)
-            return
-        self._script_path = target
-        self.setWindowTitle(f"{target.name} - gradexplorer")
-        self.status.setText(f"Saved {target.name}")
+            self.console.append_message(f"Cannot export {path.name}: {getattr(exc, 'strerror', None) or exc}",
+                                        error=True)
+            return False
+        self.status.setText(f"Exported {path.name}")
+        return True
+
+    def _on_export_triggered(self, kind: str) -> None:
+        path = self.ask_export_path(kind)
+        if path:
+            self.export(kind, Path(path))
+
+    # -- autosave and recovery -----------------------------------------------------------
+    @property
+    def autosave_path(self) -> Path:
+        return self.data_dir / f"autosave{SESSION_SUFFIX}"
+
+    @property
+    def _autosave_owner(self) -> Path:
+        return self.data_dir / "autosave.pid"
+
+    def autosave_now(self) -> bool:
+        """Write the editor text and last capture to the data folder (every 45 s and before runs)."""
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            save_session(self.current_session(), self.autosave_path)
+            write_atomic(self._autosave_owner, str(os.getpid()))
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def _discard_autosave(self) -> None:
+        for path in (self.autosave_path, self._autosave_owner):
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+    def ask_restore(self, saved_at: str) -> bool:
+        """Offer to restore unsaved work after a crash (tests replace it)."""
+        answer = QMessageBox.question(
+            self, "Restore unsaved work?",
+            f"gradexplorer did not close properly last time. Restore the work autosaved at {saved_at or 'an unknown time'}?")
+        return answer == QMessageBox.StandardButton.Yes
+
+    def check_recovery(self) -> bool:
+        """After a crash (an autosave whose process is gone), offer to restore it."""
+        if not self.autosave_path.exists():
+            return False
+        try:
+            owner = int(self._autosave_owner.read_text())
+        except (OSError, ValueError):
+            owner = None
+        if owner is not None and owner != os.getpid() and _process_alive(owner):
+            return False  # another running gradexplorer owns it
+        try:
+            session = load_session(self.autosave_path)
+        except SnapshotError as exc:
+            self.console.append_message(f"The autosaved work could not be restored: {exc}", error=True)
+            self._discard_autosave()
+            return False
+        if not self.ask_restore(session.saved_at):
+            self._discard_autosave()
+            return False
+        self._show_session(session)
+        self.session_path = None
+        self._update_title()
+        self.setWindowModified(True)
+        self.status.setText("Restored the autosaved work (not saved yet)")
+        return True
 
     # -- running ---------------------------------------------------------------------------
     @property
@@ -294,6 +559,7 @@ class MainWindow(QMainWindow):
         """Run the editor's code in the worker thread; False if a run is already going."""
         if self._thread is not None:
             return False
+        self.autosave_now()
         filename = "<editor>"
         job = CaptureJob(self.editor.toPlainText(), device or self.device, filename)
         self.console.reset(filename)
@@ -341,7 +607,7 @@ class MainWindow(QMainWindow):
     def _on_worker_progressed(self, stream: str, text: str) -> None:
         self.console.append_output(stream, text)
 
-    def _on_worker_returned(self, result: CaptureResult) -> None:
+    def _show_result(self, result: CaptureResult) -> None:
         started = time.perf_counter()
         cap = result.capture
         self.result = result
@@ -350,13 +616,18 @@ class MainWindow(QMainWindow):
         self.tensors_pane.show_explanations(cap.explanations)
         self.modules_pane.show_audits(cap.modules)
         self.last_gui_seconds = time.perf_counter() - started
+        self.editor.set_error_line(cap.error.line if cap.error is not None else None)
+        if cap.error is not None:
+            self.console.append_message(cap.error.traceback, error=True)
+
+    def _on_worker_returned(self, result: CaptureResult) -> None:
+        self._show_result(result)
+        self.setWindowModified(True)
+        cap = result.capture
         if cap.error is None:
             self.status.setText(f"Done in {result.seconds * 1000:.0f} ms: {cap.graph.number_of_nodes()} nodes, "
                                 f"{len(cap.passes)} backward pass(es)")
         else:
-            self.console.append_message(cap.error.traceback, error=True)
-            if cap.error.line is not None:
-                self.editor.set_error_line(cap.error.line)
             if cap.error.kind == "stopped":
                 self.status.setText(f"Stopped at line {cap.error.line}" if cap.error.line else "Stopped")
             else:
@@ -397,15 +668,33 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if not self.maybe_save():
+            event.ignore()
+            return
         self.shutdown()
         super().closeEvent(event)
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
-        """Stop a running capture, wait for its thread, save the window layout."""
+        """Stop a running capture, wait for its thread, drop the autosave, save the window layout."""
         if self._thread is not None:
             self.stop_run()
             self._thread.quit()
             self._thread.wait(timeout_ms)
+        self._autosave_timer.stop()
+        self._discard_autosave()  # a clean exit: nothing to recover
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether a process with ``pid`` exists (signal 0 probes without sending)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True

@@ -27,11 +27,14 @@ def settings(qapp, tmp_path):
 
 
 @pytest.fixture
-def window(qtbot, settings):
+def window(qtbot, settings, tmp_path):
     """A main window; the test fails if it leaves its capture thread running."""
     from gradexplorer.ui.main_window import MainWindow
 
-    win = MainWindow(settings)
+    win = MainWindow(settings, data_dir=tmp_path / "data")
+    # Dialogs go through methods a test can replace: none may open during tests.
+    win.ask_unsaved_changes = lambda: "discard"
+    win.ask_restore = lambda saved_at: False
     qtbot.addWidget(win)
     win.resize(1300, 850)
     win.show()
@@ -41,6 +44,7 @@ def window(qtbot, settings):
         win.stop_run()
         qtbot.waitUntil(lambda: not win.is_running, timeout=10_000)
     assert win._thread is None, "a QThread was left running"
+    win.ask_unsaved_changes = lambda: "discard"  # qtbot closes the window after this
     win.shutdown()
 
 

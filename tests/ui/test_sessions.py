@@ -1,0 +1,188 @@
+"""Sessions in the app: save, reopen, dirty prompts, recovery, export (issue 5)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+from PySide6.QtGui import QImage
+
+from gradexplorer.core.session import load_session, save_session, session_from_capture, session_to_dict
+from gradexplorer import capture
+
+from .conftest import run_and_wait
+from .test_main_window import click_node
+
+
+def _new_window(qtbot, settings, data_dir):
+    from gradexplorer.ui.main_window import MainWindow
+
+    win = MainWindow(settings, data_dir=data_dir)
+    win.ask_unsaved_changes = lambda: "discard"
+    win.ask_restore = lambda saved_at: False
+    qtbot.addWidget(win)
+    win.resize(1300, 850)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def test_save_close_and_reopen_through_the_file_menu(qtbot, window, settings, tmp_path):
+    window.example_actions["03_next_functions"].trigger()
+    run_and_wait(qtbot, window)
+    click_node(qtbot, window, "c")
+    target = tmp_path / "lesson.gxsession"
+    window.ask_session_save_path = lambda: str(target)
+    window.save_action.trigger()  # no path yet: Save asks where
+    assert target.exists()
+    assert not window.isWindowModified()
+    assert window.windowTitle() == "lesson.gxsession[*] - gradexplorer"
+    code = window.editor.toPlainText()
+    window.close()
+
+    reopened = _new_window(qtbot, settings, tmp_path / "data2")
+    reopened.ask_open_path = lambda: str(target)
+    reopened.open_action.trigger()
+    assert reopened.editor.toPlainText() == code
+    assert "nothing was run" in reopened.status.text()
+    assert reopened.result.seconds == 0.0  # shown from the file, not captured
+    # The view state came back: c is selected and inspected.
+    assert reopened.inspector.names.text() == "c"
+    assert reopened.inspector.value_text() == "1.3"
+    assert reopened.inspector.gradient_text() == "1.32"
+    assert str(target) in settings.recent_files
+    reopened.recent_menu.aboutToShow.emit()
+    assert str(target) in [a.text() for a in reopened.recent_menu.actions()]
+    reopened.shutdown()
+
+
+def test_opening_a_session_does_not_run_its_code(qtbot, window, tmp_path):
+    marker = tmp_path / "ran.txt"
+    cap = capture("x = torch.ones(2, requires_grad=True)\ny = (x * 3).sum()\ny.backward()\n")
+    doc = session_to_dict(session_from_capture(cap))
+    doc["code"] = f"open({str(marker)!r}, 'w')\nraise RuntimeError('this must not run')\n"
+    path = tmp_path / "other-machine.gxsession"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert window.open_path(path)
+    assert not marker.exists()
+    assert "this must not run" in window.editor.toPlainText()
+    assert window.editor.error_line is None
+    assert window.result.capture.node_named("y") in window.graph_view.items_by_id
+
+
+def test_corrupt_session_gives_a_message_and_keeps_the_work(qtbot, window, tmp_path):
+    window.editor.setPlainText("precious = 1\n")
+    bad = tmp_path / "bad.gxsession"
+    bad.write_text('{"format": "gradexplorer.session", "schema_version": 1, "capture": {"nodes": [', encoding="utf-8")
+    assert window.open_path(bad) is False
+    assert window.editor.toPlainText() == "precious = 1\n"
+    assert "Cannot open bad.gxsession" in window.console.toPlainText()
+    assert "truncated" in window.console.toPlainText()
+
+
+def test_dirty_prompt_flow(qtbot, window, tmp_path):
+    window.editor.setPlainText("x = 1\n")
+    assert window.isWindowModified()
+    answers = []
+    window.ask_unsaved_changes = lambda: answers.pop(0)
+    answers.append("cancel")
+    assert window.new_session() is False
+    assert window.editor.toPlainText() == "x = 1\n"
+    target = tmp_path / "kept.gxsession"
+    window.ask_session_save_path = lambda: str(target)
+    answers.append("save")
+    assert window.new_session() is True
+    assert load_session(target).code == "x = 1\n"
+    assert window.editor.toPlainText() == "" and not window.isWindowModified()
+    window.editor.setPlainText("y = 2\n")
+    answers.append("discard")
+    window.example_actions["01_no_grad_alias"].trigger()
+    assert "no_grad" in window.editor.toPlainText()
+    window.editor.setPlainText("z = 3\n")
+    answers.append("cancel")
+    window.close()
+    assert window.isVisible()  # cancel keeps the window open
+    window.ask_unsaved_changes = lambda: "discard"
+
+
+def test_a_run_marks_the_session_modified(qtbot, window):
+    window.example_actions["01_no_grad_alias"].trigger()
+    assert not window.isWindowModified()
+    run_and_wait(qtbot, window)
+    assert window.isWindowModified()
+
+
+def test_exports(qtbot, window, tmp_path):
+    window.example_actions["03_next_functions"].trigger()
+    run_and_wait(qtbot, window)
+    for kind, name in (("dot", "g.dot"), ("graphml", "g.graphml"), ("json", "g.json"), ("png", "v.png"),
+                       ("svg", "v.svg"), ("script", "s.py")):
+        window.ask_export_path = lambda kind, n=name: str(tmp_path / n)
+        window.export_actions[kind].trigger()
+        assert (tmp_path / name).stat().st_size > 0, kind
+    assert "digraph autograd" in (tmp_path / "g.dot").read_text()
+    assert "<svg" in (tmp_path / "v.svg").read_text()
+    assert not QImage(str(tmp_path / "v.png")).isNull()
+    assert json.loads((tmp_path / "g.json").read_text())["nodes"]
+    assert "e.backward()" in (tmp_path / "s.py").read_text()
+
+
+CRASHING_APP = textwrap.dedent("""
+    import os, signal, sys
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtCore import QSettings
+    from gradexplorer.ui.app import create_application
+    app = create_application([])
+    from gradexplorer.ui.main_window import MainWindow
+    from gradexplorer.ui.settings import Settings
+    window = MainWindow(Settings(QSettings(sys.argv[2], QSettings.Format.IniFormat)), data_dir=sys.argv[1])
+    window.editor.setPlainText("unsaved = torch.ones(3) * 7  # typed before the crash\\n")
+    assert window.autosave_now()
+    os.kill(os.getpid(), signal.SIGKILL)  # a crash: no shutdown, no cleanup
+""")
+
+
+def test_recovery_offer_after_a_crash(qtbot, settings, tmp_path):
+    data_dir = tmp_path / "data"
+    result = subprocess.run([sys.executable, "-c", CRASHING_APP, str(data_dir), str(tmp_path / "other.ini")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == -signal.SIGKILL, result.stderr
+    assert (data_dir / "autosave.gxsession").exists()
+    win = _new_window(qtbot, settings, data_dir)
+    offers = []
+    win.ask_restore = lambda saved_at: offers.append(saved_at) or True
+    assert win.check_recovery() is True
+    assert offers and offers[0]
+    assert "typed before the crash" in win.editor.toPlainText()
+    assert win.isWindowModified()
+    win.shutdown()
+    assert not (data_dir / "autosave.gxsession").exists()  # a clean exit drops it
+
+
+def test_no_recovery_offer_after_a_clean_exit(qtbot, settings, tmp_path):
+    data_dir = tmp_path / "data"
+    first = _new_window(qtbot, settings, data_dir)
+    first.editor.setPlainText("a = 1\n")
+    assert first.autosave_now()
+    first.shutdown()
+    second = _new_window(qtbot, settings, data_dir)
+    second.ask_restore = lambda saved_at: (_ for _ in ()).throw(AssertionError("offered after a clean exit"))
+    assert second.check_recovery() is False
+    second.shutdown()
+
+
+def test_autosave_happens_before_every_run(qtbot, window):
+    window.editor.setPlainText("value = torch.ones(1)\n")
+    run_and_wait(qtbot, window)
+    assert load_session(window.autosave_path).code == "value = torch.ones(1)\n"
+    assert int(window._autosave_owner.read_text()) == os.getpid()
+
+
+def test_cli_session_file_opens_in_the_app(qtbot, window, tmp_path):
+    cap = capture("w = torch.ones(2, requires_grad=True)\nloss = (w * w).sum()\nloss.backward()\n")
+    path = tmp_path / "from-cli.gxsession"
+    save_session(session_from_capture(cap), path)
+    assert window.open_path(path, prompt=False)
+    assert window.result.capture.node_named("loss")
