@@ -7,6 +7,7 @@ The graph is a :class:`networkx.DiGraph` whose nodes are autograd nodes
 Graph attributes (``G.graph``)
 ------------------------------
 ``roots``        tuple of node ids the walk started from, in order.
+``module_types`` dict of module path to class name (``"layers.0": "Linear"``).
 
 Node keys
 ---------
@@ -68,6 +69,14 @@ Node attributes
     Grad mode and inference mode when the op ran (None if not recorded).
 ``seq`` : int or None
     Creation order among recorded ops and tensors.
+``module`` : str or None
+    Path of the innermost ``nn.Module`` whose forward made the node
+    (``"encoder.layers.3.self_attn"``); for a parameter's leaf, the module
+    that owns it; for a node made inside an op (``TBackward0`` of ``linear``),
+    its consumer's. None outside modules (or for modules no name reaches).
+``grad_order`` : dict of int to int
+    Per pass, the position at which autograd ran this node (0 = first), so
+    "the first NaN in backward" is well defined.
 ``shape`` : tuple of int or None; ``dtype``, ``device`` : str or None
     Of ``value``.
 
@@ -451,6 +460,11 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
 
     # The graph part: attribute dicts, edges, roots, paths.
     started = time.perf_counter()
+    module_paths = {key: names[0] for key, (_, names) in bindings.modules.items()}
+    grad_order: dict[Node, dict[int, int]] = {}
+    for p in passes:
+        for position, node in enumerate(p.node_grads):
+            grad_order.setdefault(node, {})[p.index] = position
     edge_attrs: dict[tuple[str, str], dict] = {}
     for u, v, slot, input_nr in edges:
         key = (ids[u], ids[v])
@@ -460,6 +474,10 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
         else:  # x * x: both slots lead to the same node; keep the first as `slot`
             existing["slots"] += (slot,)
     consumed = {v for _, v in edge_attrs}
+    first_consumer: dict[str, str] = {}
+    for u, v in edge_attrs:
+        first_consumer.setdefault(v, u)
+    module_of: dict[str, str | None] = {}
     custom_type = torch.autograd.function.BackwardCFunction
     no_names: tuple[str, ...] = ()
     sources: dict[int | None, SourceLine | None] = {None: None}
@@ -479,6 +497,15 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
         if source is False:
             source = sources[line] = _source(lines, line)
         names = named.get(node)
+        if call is not None and call.module is not None:
+            module = module_paths.get(call.module)
+        elif variable is not None:
+            module = bindings.owners.get(id(node.variable))
+        else:
+            # Made inside an op (linear's TBackward0): it belongs where its
+            # consumer does; BFS order puts the consumer first.
+            module = module_of.get(first_consumer.get(node_id))
+        module_of[node_id] = module
         node_items.append((node_id, {
             "op": node.name(),
             "kind": kind,
@@ -498,6 +525,8 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
             "grad_enabled": call.grad_enabled if call is not None else None,
             "inference_mode": call.inference_mode if call is not None else None,
             "seq": call.seq if call is not None else None,
+            "module": module,
+            "grad_order": grad_order.get(node, {}),
             "shape": value.shape if value is not None else None,
             "dtype": value.dtype if value is not None else None,
             "device": value.device if value is not None else None,
@@ -520,6 +549,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
             texts[node_id] = f"{texts[parent]}.next_functions[{slot}][0]"
         attrs["path"] = texts.get(node_id)
     graph.graph["roots"] = tuple(dict.fromkeys(ids[r] for r in roots))
+    graph.graph["module_types"] = {names[0]: type(module).__name__ for module, names in bindings.modules.values()}
     graph_seconds += time.perf_counter() - started
     if timings is not None:
         timings["snapshot"] = snapshot_seconds

@@ -44,12 +44,15 @@ class Bindings:
         Keyed by ``id``; the tuple holds the tensor (keeping the id valid) and
         its names in discovery order (top-level names first).
     modules : dict of int to (nn.Module, list of str)
+    owners : dict of int to str
+        ``id`` of a parameter or buffer -> path of the module that owns it.
     truncated : bool
         True when :data:`MAX_BINDINGS` stopped the search.
     """
 
     tensors: dict[int, tuple[torch.Tensor, list[str]]] = field(default_factory=dict)
     modules: dict[int, tuple[nn.Module, list[str]]] = field(default_factory=dict)
+    owners: dict[int, str] = field(default_factory=dict)
     truncated: bool = False
 
     def names_of(self, tensor: torch.Tensor) -> list[str]:
@@ -120,9 +123,11 @@ def _add_module(found: Bindings, module: nn.Module, name: str) -> None:
             entry[1].append(path)
         for pname, param in sub.named_parameters(recurse=False):
             found._add_tensor(param, f"{path}.{pname}")
+            found.owners.setdefault(id(param), path)
         for bname, buf in sub.named_buffers(recurse=False):
             if buf is not None:
                 found._add_tensor(buf, f"{path}.{bname}")
+                found.owners.setdefault(id(buf), path)
         for attr, value in vars(sub).items():
             if isinstance(value, torch.Tensor) and not attr.startswith("_"):
                 found._add_tensor(value, f"{path}.{attr}")

@@ -88,6 +88,9 @@ class TensorOrigin(NamedTuple):
         Innermost user-code line on the stack when the op ran.
     grad_enabled, inference_mode : bool
         ``torch.is_grad_enabled()`` / ``torch.is_inference_mode_enabled()`` then.
+    module : int or None
+        ``id()`` of the innermost ``nn.Module`` whose forward was running
+        (see :attr:`Recorder.modules`), or None outside any module.
     """
 
     seq: int
@@ -95,6 +98,7 @@ class TensorOrigin(NamedTuple):
     line: int | None
     grad_enabled: bool
     inference_mode: bool
+    module: int | None = None
 
 
 class OpRecord:
@@ -225,6 +229,7 @@ class _GradTap:
         return pending
 
     def __call__(self, grad_inputs, grad_outputs):
+        # Insertion order of ``grads`` is the order autograd ran the nodes in.
         take = self._take
         self.grads[self.node] = (tuple(map(take, grad_inputs)), tuple(map(take, grad_outputs)))
         return None
@@ -322,6 +327,28 @@ def _recording_apply(cls, *args, **kwargs):
     return out
 
 
+def _module_entered(module, args):
+    """Global module forward pre-hook: push the module on the capturing thread's stack."""
+    recorder = _apply_recorders.get(threading.get_ident())
+    if recorder is not None:
+        recorder.module_stack.append(id(module))
+        recorder.modules[id(module)] = module
+
+
+def _module_left(module, args, output):
+    """Global module forward hook: pop the module (and anything an exception left above it)."""
+    recorder = _apply_recorders.get(threading.get_ident())
+    if recorder is not None:
+        stack = recorder.module_stack
+        key = id(module)
+        while stack:
+            if stack.pop() == key:
+                break
+
+
+_global_handles: list[Any] = []
+
+
 class Recorder(TorchFunctionMode):
     """The torch function mode that records ops, passes and hooks.
 
@@ -354,12 +381,18 @@ class Recorder(TorchFunctionMode):
         self.dropped_ops = 0
         self.active_pass: PassRecord | None = None
         self._seq = itertools.count()
-        self._our_handles: list[Any] = []
+        #: ids of the modules whose forward is running, innermost last.
+        self.module_stack: list[int] = []
+        #: every module that ran, by id (kept alive so that ids stay unique).
+        self.modules: dict[int, Any] = {}
 
     def __enter__(self):
         with _apply_lock:
             if not _apply_recorders:
                 torch.autograd.Function.apply = classmethod(_recording_apply)
+                # Process-wide like the apply patch, and routed by thread the same way.
+                _global_handles.append(torch.nn.modules.module.register_module_forward_pre_hook(_module_entered))
+                _global_handles.append(torch.nn.modules.module.register_module_forward_hook(_module_left))
             _apply_recorders[self.thread_id] = self
         return super().__enter__()
 
@@ -371,6 +404,8 @@ class Recorder(TorchFunctionMode):
                 _apply_recorders.pop(self.thread_id, None)
                 if not _apply_recorders:
                     torch.autograd.Function.apply = _original_apply
+                    while _global_handles:
+                        _global_handles.pop().remove()
 
     # -- where are we in the user's code -------------------------------------------------
     def user_line(self) -> int | None:
@@ -422,8 +457,9 @@ class Recorder(TorchFunctionMode):
                 self.snapshots.before_inplace(t)
 
     def _record_outputs(self, op: str, outputs, args, *, new_origin: bool = False) -> None:
+        stack = self.module_stack
         call = TensorOrigin(next(self._seq), op, self.user_line(), torch.is_grad_enabled(),
-                            torch.is_inference_mode_enabled())
+                            torch.is_inference_mode_enabled(), stack[-1] if stack else None)
         source = args[0] if args and isinstance(args[0], torch.Tensor) else None
         origins = self._origins
         for out in outputs:

@@ -377,10 +377,21 @@ def _node_attrs(d: dict, path: str) -> dict:
         "grad_enabled": _R.bool_(d.get("grad_enabled"), f"{path}.grad_enabled", optional=True),
         "inference_mode": _R.bool_(d.get("inference_mode"), f"{path}.inference_mode", optional=True),
         "seq": _R.int_(d.get("seq"), f"{path}.seq", optional=True),
+        "module": _R.str_(d.get("module"), f"{path}.module", optional=True),
+        "grad_order": _grad_order(d.get("grad_order", {}), f"{path}.grad_order"),
         "shape": None if value is None else value.shape,
         "dtype": None if value is None else value.dtype,
         "device": None if value is None else value.device,
     }
+
+
+def _grad_order(d, path: str) -> dict[int, int]:
+    order = {}
+    for key, value in _R.obj(d, path).items():
+        if not key.isdigit():
+            raise _R.fail(path, "keyed by pass numbers")
+        order[int(key)] = _R.int_(value, f"{path}.{key}")
+    return order
 
 
 def _module_audit(d, path: str) -> ModuleAudit:
@@ -443,6 +454,8 @@ def capture_from_dict(doc: dict) -> Capture:
         graph.add_edge(u, v, slot=slot, input_nr=_R.int_(edge.get("input_nr", 0), f"{p}.input_nr"),
                        slots=tuple(_R.int_(s, f"{p}.slots") for s in _R.list_(edge.get("slots", [slot]), f"{p}.slots")))
     graph.graph["roots"] = tuple(r for r in _R.strs(doc.get("roots", []), "capture.roots") if r in graph)
+    graph.graph["module_types"] = {str(k): _R.str_(v, "capture.module_types")
+                                   for k, v in _R.obj(doc.get("module_types", {}), "capture.module_types").items()}
     passes = []
     for i, ps in enumerate(_R.list_(doc.get("passes", []), "capture.passes")):
         p = f"capture.passes[{i}]"

@@ -116,6 +116,7 @@ def capture_to_dict(capture) -> dict[str, Any]:
         "dropped_ops": capture.dropped_ops,
         "timings": to_jsonable(capture.timings),
         "roots": list(graph.graph.get("roots", ())),
+        "module_types": dict(graph.graph.get("module_types", {})),
         "nodes": nodes,
         "edges": edges,
         "passes": to_jsonable(capture.passes),

@@ -1,0 +1,195 @@
+"""Collapse a big graph by ``nn.Module``: the display graph the view draws.
+
+Every node carries the path of the module that made it (``module``
+attribute). A set of *collapsed* module paths turns the graph into a display
+graph: all nodes inside a collapsed module (at any depth below it) become one
+box ``group:<path>``; edges between boxes and nodes are merged, with a count.
+
+:func:`initial_collapse` picks, for graphs too big to read, the deepest
+module depth at which the picture stays under ``max_boxes`` boxes (about
+2,000), so a 50,000-node transformer opens as its layers, not as a hairball.
+Blocks with the same module type and the same multiset of ops get the same
+:attr:`Group.family`: twelve identical encoder layers are recognisable at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .query import grad_norm
+from .summary import node_gradient, short_op
+
+__all__ = ["DisplayGraph", "Group", "collapse_one", "display_graph", "expand_one", "expand_to_show",
+           "initial_collapse", "module_depth"]
+
+GROUP_PREFIX = "group:"
+
+
+def module_depth(path: str) -> int:
+    """``"encoder"`` is 1, ``"encoder.layers.3"`` is 3."""
+    return path.count(".") + 1
+
+
+def _prefixes(path: str) -> list[str]:
+    parts = path.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+@dataclass(frozen=True)
+class Group:
+    """One collapsed module box.
+
+    Attributes
+    ----------
+    path : str
+    type_name : str
+        Module class, when known (``"TransformerEncoderLayer"``).
+    members : tuple of str
+        Node ids inside.
+    grad_norm : float or None
+        L2 norm over the members' last-pass output gradients.
+    family : int
+        Same number for structurally identical blocks.
+    family_size : int
+        How many blocks share the family.
+    inputs, outputs : int
+        Edges entering and leaving the box.
+    """
+
+    path: str
+    type_name: str
+    members: tuple[str, ...]
+    grad_norm: float | None
+    family: int
+    family_size: int
+    inputs: int
+    outputs: int
+
+    @property
+    def node_id(self) -> str:
+        return GROUP_PREFIX + self.path
+
+
+@dataclass(frozen=True)
+class DisplayGraph:
+    """What the view draws: nodes (graph ids or group ids) and merged edges."""
+
+    nodes: tuple[str, ...]
+    edges: tuple[tuple[str, str], ...]
+    edge_counts: dict[tuple[str, str], int]
+    groups: dict[str, Group]
+    owner: dict[str, str]  # graph node id -> display id
+    collapsed: frozenset[str]
+
+
+def _owner_of(module: str | None, collapsed: frozenset[str]) -> str | None:
+    if not module or not collapsed:
+        return None
+    for prefix in _prefixes(module):  # outermost collapsed ancestor wins
+        if prefix in collapsed:
+            return prefix
+    return None
+
+
+def display_graph(graph: nx.DiGraph, collapsed: frozenset[str] | set[str] = frozenset()) -> DisplayGraph:
+    """The display graph of ``graph`` with the modules in ``collapsed`` folded into boxes."""
+    collapsed = frozenset(collapsed)
+    owner: dict[str, str] = {}
+    members: dict[str, list[str]] = {}
+    order: list[str] = []
+    seen: set[str] = set()
+    for node_id, module in graph.nodes(data="module"):
+        path = _owner_of(module, collapsed)
+        display = node_id if path is None else GROUP_PREFIX + path
+        owner[node_id] = display
+        if path is not None:
+            members.setdefault(path, []).append(node_id)
+        if display not in seen:
+            seen.add(display)
+            order.append(display)
+    counts: dict[tuple[str, str], int] = {}
+    ins: Counter = Counter()
+    outs: Counter = Counter()
+    for u, v in graph.edges:
+        du, dv = owner[u], owner[v]
+        if du == dv:
+            continue
+        counts[(du, dv)] = counts.get((du, dv), 0) + 1
+        outs[du] += 1
+        ins[dv] += 1
+    types = graph.graph.get("module_types", {})
+    nodes = graph.nodes
+    signatures = {}
+    for path, ids in members.items():
+        ops = Counter(short_op(nodes[i]["op"]) for i in ids)
+        signatures[path] = (types.get(path, ""), tuple(sorted(ops.items())))
+    families: dict[tuple, int] = {}
+    family_sizes = Counter(signatures.values())
+    groups = {}
+    for path, ids in members.items():
+        signature = signatures[path]
+        family = families.setdefault(signature, len(families))
+        squares = 0.0
+        known = False
+        for i in ids:
+            norm = grad_norm(node_gradient(nodes[i]))
+            if norm is not None and math.isfinite(norm):
+                squares += norm * norm
+                known = True
+        group = Group(path, types.get(path, ""), tuple(ids), math.sqrt(squares) if known else None,
+                      family, family_sizes[signature], ins[GROUP_PREFIX + path], outs[GROUP_PREFIX + path])
+        groups[group.node_id] = group
+    return DisplayGraph(tuple(order), tuple(counts), counts, groups, owner, collapsed)
+
+
+def initial_collapse(graph: nx.DiGraph, *, max_boxes: int = 2000) -> frozenset[str]:
+    """The collapsed set a big graph opens with (empty when it is small enough)."""
+    if graph.number_of_nodes() <= max_boxes:
+        return frozenset()
+    modules = Counter(m for _, m in graph.nodes(data="module") if m)
+    if not modules:
+        return frozenset()
+    deepest = max(module_depth(m) for m in modules)
+    free = graph.number_of_nodes() - sum(modules.values())  # nodes outside any module stay
+    best: frozenset[str] = frozenset()
+    for depth in range(1, deepest + 1):
+        collapsed = set()
+        boxes = free
+        for module, count in modules.items():
+            if module_depth(module) >= depth:
+                collapsed.add(".".join(module.split(".")[:depth]))
+            else:
+                boxes += count
+        boxes += len(collapsed)
+        if boxes > max_boxes:
+            break
+        best = frozenset(collapsed)
+    if not best:  # even depth 1 is too much: collapse the top level anyway
+        best = frozenset(m.split(".")[0] for m in modules)
+    return best
+
+
+def expand_one(graph: nx.DiGraph, collapsed: frozenset[str], path: str) -> frozenset[str]:
+    """Open box ``path`` one level: its child modules become boxes, its own nodes show."""
+    depth = module_depth(path)
+    children = set()
+    for _, module in graph.nodes(data="module"):
+        if module and module.startswith(path + ".") and module_depth(module) > depth:
+            children.add(".".join(module.split(".")[:depth + 1]))
+    return (collapsed - {path}) | children
+
+
+def collapse_one(collapsed: frozenset[str], path: str) -> frozenset[str]:
+    """Fold ``path`` (and everything below it) into one box."""
+    return frozenset(c for c in collapsed if not c.startswith(path + ".")) | {path}
+
+
+def expand_to_show(collapsed: frozenset[str], module: str | None) -> frozenset[str]:
+    """``collapsed`` without the ancestors of ``module`` (so its node is visible)."""
+    if not module:
+        return collapsed
+    return collapsed - set(_prefixes(module))
