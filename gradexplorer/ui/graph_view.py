@@ -14,6 +14,8 @@ items. Scale choices, for graphs of 10,000+ nodes:
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
@@ -34,9 +36,12 @@ from PySide6.QtWidgets import (
     QStyleOptionGraphicsItem,
 )
 
+from ..core.grouping import DisplayGraph, display_graph
 from ..core.layout import Layout
+from ..core.query import grad_norm
 from ..core.summary import node_gradient
-from .worker import node_label
+from ..core.tensors import format_number
+from .worker import display_width, node_label
 
 __all__ = ["GraphView", "NodeItem", "node_style"]
 
@@ -56,8 +61,10 @@ def node_style(attrs: dict, *, passes_ran: bool) -> tuple[str, bool, bool, bool]
     """``(kind, hooked, no_gradient, nonfinite)`` of a node, for drawing and legends."""
     hooked = bool(attrs.get("hooks"))
     no_gradient = passes_ran and node_gradient(attrs) is None
-    value = attrs.get("value")
-    nonfinite = value is not None and value.summary is not None and value.summary.has_nonfinite
+    # Only statistics already computed are consulted: computing them for every
+    # node here would cost the GUI thread seconds on big graphs.
+    records = [attrs.get("value"), *(r for flow in attrs.get("grads", {}).values() for r in flow.outputs)]
+    nonfinite = any(r is not None and r.summary is not None and r.summary.has_nonfinite for r in records)
     return attrs["kind"], hooked, no_gradient, nonfinite
 
 
@@ -156,6 +163,63 @@ class NodeItem(QGraphicsItem):
             painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.op)
 
 
+_FAMILY_FILLS = ["#fde2e4", "#e2ece9", "#dfe7fd", "#fff1c1", "#e8dff5", "#d7f9f1", "#fce1c8", "#e4f1c8"]
+_FAMILY_FILLS_DARK = ["#5c2a30", "#2a4a3f", "#2a3a66", "#5a4a12", "#45325f", "#1f5247", "#5c3a1a", "#3f4f1f"]
+
+
+class GroupItem(NodeItem):
+    """A collapsed module: one box for all its nodes (double-click to expand).
+
+    Blocks of the same family (same module type and ops) share a colour, so
+    repeated layers read as a pattern.
+    """
+
+    def __init__(self, group, width: float, dark: bool) -> None:
+        tail = group.path if len(group.path) <= 34 else "…" + group.path[-33:]
+        norm = "" if group.grad_norm is None else f" · ‖g‖ {format_number(group.grad_norm)}"
+        label = (tail, f"{group.type_name or 'module'} · {len(group.members)} nodes{norm}")
+        attrs = {"names": (group.path,), "value": None, "kind": "op", "grads": {}, "hooks": ()}
+        super().__init__(group.node_id, attrs, width, ("op", False, False, False), dark, label)
+        self.group = group
+        fills = _FAMILY_FILLS_DARK if dark else _FAMILY_FILLS
+        self._brush = QBrush(QColor(fills[group.family % len(fills)]))
+        self._pen = QPen(QColor("#57606a"), 2.0)
+        self._rect.adjust(0, -4, 0, 4)
+
+    def tooltip_text(self) -> str:
+        g = self.group
+        lines = [f"module {g.path} ({g.type_name or 'module'})", f"{len(g.members)} nodes, {g.inputs} edges in, "
+                 f"{g.outputs} out"]
+        if g.grad_norm is not None:
+            lines.append(f"total gradient norm {format_number(g.grad_norm)}")
+        if g.family_size > 1:
+            lines.append(f"same structure as {g.family_size - 1} other block(s)")
+        lines.append("double-click to expand")
+        return "\n".join(lines)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        super().paint(painter, option, widget)
+        painter.setPen(QPen(QColor("#57606a"), 1.0))
+        inner = self._rect.adjusted(3, 3, -3, -3)  # a double border says "there is more inside"
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(inner, 5, 5)
+
+    def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt API
+        view = self.scene().views()[0] if self.scene() and self.scene().views() else None
+        if view is not None:
+            view.group_activated.emit(self.group.path)
+
+
+def _norm_colour(norm: float | None, low: float, high: float, dark: bool) -> QColor:
+    """Blue (small gradient) to red (large), on a log scale; grey when unknown."""
+    if norm is None or norm <= 0 or not math.isfinite(norm):
+        return QColor("#6e7781" if dark else "#d0d7de")
+    t = 0.5 if high <= low else (math.log10(norm) - low) / (high - low)
+    t = min(max(t, 0.0), 1.0)
+    colour = QColor.fromHsvF((1 - t) * 0.66, 0.55, 0.55 if dark else 0.97)
+    return colour
+
+
 def _edge_path(path: QPainterPath, ux: float, uy: float, vx: float, vy: float) -> None:
     """A vertical S-curve from the bottom of u's box to the top of v's, with an arrowhead."""
     ay = uy + NODE_HEIGHT / 2
@@ -175,10 +239,14 @@ class GraphView(QGraphicsView):
     Signals
     -------
     node_selected(str)
-        The id of the newly selected node ("" when the selection was cleared).
+        The id of the newly selected node or ``group:<path>`` box ("" when
+        the selection was cleared).
+    group_activated(str)
+        A module box was double-clicked (its path): the window expands it.
     """
 
     node_selected = Signal(str)
+    group_activated = Signal(str)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -191,6 +259,12 @@ class GraphView(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
         self.items_by_id: dict[str, NodeItem] = {}
+        self.colour_mode = "kind"
+        self.display: DisplayGraph | None = None
+        self._succ: dict[str, list[str]] = {}
+        self._pred: dict[str, list[str]] = {}
+        self._dark = False
+        self.norm_range = (0.0, 0.0)
         self._graph = None
         self._layout: Layout | None = None
         self._overlay: list[QGraphicsItem] = []
@@ -214,20 +288,29 @@ class GraphView(QGraphicsView):
             old.selectionChanged.disconnect(self._on_scene_selection_changed)
             old.deleteLater()
 
-    def show_graph(self, graph, layout: Layout, *, passes_ran: bool) -> None:
-        """Replace the drawing with ``graph`` at ``layout``'s positions."""
+    def show_graph(self, graph, layout: Layout, *, passes_ran: bool, display: DisplayGraph | None = None) -> None:
+        """Replace the drawing with ``display`` (default: every node of ``graph``) at ``layout``'s positions."""
+        if display is None:
+            display = display_graph(graph)
         self.clear_graph()
         scene = self.scene()
         scene.blockSignals(True)
         self._graph = graph
         self._layout = layout
+        self.display = display
+        self._succ: dict[str, list[str]] = {}
+        self._pred: dict[str, list[str]] = {}
+        for u, v in display.edges:
+            self._succ.setdefault(u, []).append(v)
+            self._pred.setdefault(v, []).append(u)
         dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
+        self._dark = dark
         positions = layout.positions
         nodes = graph.nodes
         # Bands of layers: each band's edges are one path item.
         layer_of = {node_id: i for i, row in enumerate(layout.layers) for node_id in row}
         bands: dict[int, QPainterPath] = {}
-        for u, v in graph.edges:
+        for u, v in display.edges:
             band = layer_of[u] // _BAND_LAYERS
             path = bands.get(band)
             if path is None:
@@ -242,11 +325,17 @@ class GraphView(QGraphicsView):
             item.setPen(edge_pen)
             item.setZValue(-1)
             scene.addItem(item)
-        for node_id, attrs in nodes(data=True):
+        groups = display.groups
+        for node_id in display.nodes:
             x, y = positions[node_id]
-            label = node_label(attrs)
-            width = 28.0 + 7.0 * max(len(label[0]), len(label[1]), 6)
-            item = NodeItem(node_id, attrs, width, node_style(attrs, passes_ran=passes_ran), dark, label)
+            group = groups.get(node_id)
+            if group is not None:
+                item = GroupItem(group, display_width(graph, display, node_id), dark)
+            else:
+                attrs = nodes[node_id]
+                label = node_label(attrs)
+                width = 28.0 + 7.0 * max(len(label[0]), len(label[1]), 6)
+                item = NodeItem(node_id, attrs, width, node_style(attrs, passes_ran=passes_ran), dark, label)
             item.setPos(x, y)
             scene.addItem(item)
             self.items_by_id[node_id] = item
@@ -254,7 +343,33 @@ class GraphView(QGraphicsView):
         scene.setSceneRect(QRectF(-layout.width / 2 - margin, -NODE_HEIGHT - margin,
                                   layout.width + 2 * margin, layout.height + NODE_HEIGHT * 2 + 2 * margin))
         scene.blockSignals(False)
+        if self.colour_mode != "kind":
+            self.set_colour_mode(self.colour_mode)
         self.fit()
+
+    def set_colour_mode(self, mode: str) -> None:
+        """``"kind"`` (default styles) or ``"grad_norm"`` (log-scale gradient norm, blue to red)."""
+        self.colour_mode = mode
+        if self._graph is None:
+            return
+        norms = {}
+        for node_id, item in self.items_by_id.items():
+            if isinstance(item, GroupItem):
+                norms[node_id] = item.group.grad_norm
+            else:
+                norms[node_id] = grad_norm(node_gradient(self._graph.nodes[node_id]))
+        logs = [math.log10(n) for n in norms.values() if n is not None and n > 0 and math.isfinite(n)]
+        low, high = (min(logs), max(logs)) if logs else (0.0, 0.0)
+        for node_id, item in self.items_by_id.items():
+            if mode == "grad_norm":
+                item._brush = QBrush(_norm_colour(norms[node_id], low, high, self._dark))
+            elif isinstance(item, GroupItem):
+                fills = _FAMILY_FILLS_DARK if self._dark else _FAMILY_FILLS
+                item._brush = QBrush(QColor(fills[item.group.family % len(fills)]))
+            else:
+                item._brush = _paint_tools(item.style, self._dark)[0]
+            item.update()
+        self.norm_range = (low, high)
 
     # -- selection -------------------------------------------------------------------
     def selected_node(self) -> str | None:
@@ -309,17 +424,26 @@ class GraphView(QGraphicsView):
         path = QPainterPath()
         font = QFont()
         font.setPointSizeF(8)
-        edges = [(node_id, v, d) for v, d in self._graph.succ[node_id].items()]
-        edges += [(u, node_id, d) for u, d in self._graph.pred[node_id].items()]
-        for u, v, data in edges:
+        edges = [(node_id, v) for v in self._succ.get(node_id, ())]
+        edges += [(u, node_id) for u in self._pred.get(node_id, ())]
+        graph_edges = self._graph.edges
+        for u, v in edges:
             start, end = QPointF(*positions[u]), QPointF(*positions[v])
             _edge_path(path, start.x(), start.y(), end.x(), end.y())
-            label = QGraphicsSimpleTextItem("slot " + ",".join(str(s) for s in data["slots"]))
+            if (u, v) in graph_edges:
+                data = graph_edges[u, v]
+                text = "slot " + ",".join(str(s) for s in data["slots"])
+                tip = f"{u} -> {v}: next_functions[{data['slot']}], input_nr {data['input_nr']}"
+            else:  # an edge to or from a module box stands for several
+                count = self.display.edge_counts.get((u, v), 1)
+                text = f"{count} edge{'s' if count > 1 else ''}"
+                tip = f"{u} -> {v}: {text}"
+            label = QGraphicsSimpleTextItem(text)
             label.setFont(font)
             label.setBrush(QColor("#0969da"))
             label.setPos(start.x() + (end.x() - start.x()) * 0.25 + 4, start.y() + NODE_HEIGHT / 2 + 2)
             label.setZValue(3)
-            label.setToolTip(f"{u} -> {v}: next_functions[{data['slot']}], input_nr {data['input_nr']}")
+            label.setToolTip(tip)
             scene.addItem(label)
             self._overlay.append(label)
         overlay = QGraphicsPathItem(path)

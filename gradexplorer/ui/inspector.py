@@ -8,8 +8,9 @@ summary (never a 10**7-element text dump).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QGuiApplication
+import torch
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QPainter, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -93,6 +94,57 @@ class TensorTableModel(QAbstractTableModel):
         return None
 
 
+class Histogram(QWidget):
+    """A small bar chart of a record's finite values (painted, no chart library).
+
+    Uses the record's kept CPU values; a summary-only record (over the value
+    cap) shows no bars and says so.
+    """
+
+    BINS = 30
+
+    def __init__(self, title: str, parent=None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName(f"{title} histogram")
+        self.setMinimumHeight(70)
+        self.counts: list[int] = []
+        self.range: tuple[float, float] | None = None
+
+    def set_record(self, record: TensorRecord | None) -> None:
+        self.counts, self.range = [], None
+        data = None if record is None else record.data
+        if data is not None and data.numel() > 1 and not data.is_complex():
+            values = data.reshape(-1).double()
+            values = values[torch.isfinite(values)]
+            if values.numel():
+                low, high = values.min().item(), values.max().item()
+                if high == low:
+                    high = low + 1.0
+                self.counts = torch.histc(values, bins=self.BINS, min=low, max=high).long().tolist()
+                self.range = (low, high)
+        self.setVisible(bool(self.counts))
+        self.update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        painter = QPainter(self)
+        rect = self.rect().adjusted(2, 2, -2, -16)
+        peak = max(self.counts, default=0)
+        if peak:
+            width = rect.width() / len(self.counts)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self.palette().color(QPalette.ColorRole.Highlight))
+            for i, count in enumerate(self.counts):
+                height = rect.height() * count / peak
+                painter.drawRect(QRectF(rect.left() + i * width, rect.bottom() - height, max(width - 1, 1), height))
+            painter.setPen(self.palette().color(QPalette.ColorRole.Text))
+            low, high = self.range
+            painter.drawText(QRectF(rect.left(), rect.bottom() + 1, rect.width(), 14),
+                             Qt.AlignmentFlag.AlignLeft, format_number(low))
+            painter.drawText(QRectF(rect.left(), rect.bottom() + 1, rect.width(), 14),
+                             Qt.AlignmentFlag.AlignRight, format_number(high))
+        painter.end()
+
+
 class TensorView(QWidget):
     """A tensor record: summary text plus a table of its values (when kept)."""
 
@@ -110,7 +162,9 @@ class TensorView(QWidget):
         self.table.setModel(self.model)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setMaximumHeight(160)
+        self.histogram = Histogram(title)
         layout.addWidget(self.summary)
+        layout.addWidget(self.histogram)
         layout.addWidget(self.table)
         self.record: TensorRecord | None = None
         self.set_record(None)
@@ -119,6 +173,7 @@ class TensorView(QWidget):
         self.record = record
         self.summary.setText(describe_record(record))
         self.model.set_record(record)
+        self.histogram.set_record(record)
         self.table.setVisible(record is not None and record.data is not None and record.numel > 1)
 
     def text(self) -> str:
@@ -309,6 +364,17 @@ class Inspector(QScrollArea):
                     if call.changed else "unchanged"
                 lines.append(f"    pass {call.pass_index}: before {before} → after {after}")
         self.hooks.setText("\n".join(lines))
+
+    def show_group(self, group) -> None:
+        """A collapsed module box: what it holds."""
+        self.show_node(None, None)
+        self.title.setText(f"{group.path}  (module box)")
+        self.kind.setText(f"{group.type_name or 'module'}, collapsed")
+        self.names.setText(f"{len(group.members)} nodes; {group.inputs} edges in, {group.outputs} out")
+        norm = "unknown" if group.grad_norm is None else format_number(group.grad_norm)
+        same = f"; same structure as {group.family_size - 1} other block(s)" if group.family_size > 1 else ""
+        self.created.setText(f"total gradient norm {norm}{same}")
+        self.meta.setText("double-click the box (or Ctrl+E) to expand it")
 
     def gradient_text(self) -> str:
         return self.grad.text()

@@ -12,6 +12,7 @@ are touched only here, on the GUI thread.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from PySide6.QtCore import QElapsedTimer, QStandardPaths, QThread, QTimer, Qt, S
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
+    QLineEdit,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -35,6 +37,8 @@ from ..core import export
 from ..core.capture import Capture, versions
 from ..core.devices import list_devices, resolve_device
 from ..core.errors import DeviceUnavailableError, SnapshotError
+from ..core.grouping import GROUP_PREFIX, collapse_one, expand_one, expand_to_show
+from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.session import Session, ViewState, load_session, save_session, write_atomic
 from ..resources import example_paths
 from .console import Console
@@ -44,7 +48,7 @@ from .inspector import Inspector
 from .modules_pane import ModulesPane
 from .settings import Settings
 from .tensors_pane import TensorsPane
-from .worker import CaptureJob, CaptureResult, CaptureWorker, layout_capture
+from .worker import CaptureJob, CaptureResult, CaptureWorker, prepare_view
 
 __all__ = ["MainWindow"]
 
@@ -133,6 +137,7 @@ class MainWindow(QMainWindow):
         self._tick.timeout.connect(self._on_tick_timeout)
 
         self.graph_view.node_selected.connect(self._on_graph_view_node_selected)
+        self.graph_view.group_activated.connect(self.expand_group)
         self.editor.line_activated.connect(self._on_editor_line_activated)
         self.inspector.source_requested.connect(self.editor.go_to_line)
         self.console.line_requested.connect(self.editor.go_to_line)
@@ -193,6 +198,20 @@ class MainWindow(QMainWindow):
         self.zoom_out_action = QAction("Zoom Out", self)
         self.zoom_out_action.setShortcut(QKeySequence.StandardKey.ZoomOut)
         self.zoom_out_action.triggered.connect(lambda: self.graph_view.zoom_by(0.8))
+        self.nan_forward_action = QAction("First NaN (forward)", self)
+        self.nan_forward_action.setToolTip("Select the first op, in execution order, whose value has NaN/Inf")
+        self.nan_forward_action.triggered.connect(lambda: self.jump_to_first_nonfinite("forward"))
+        self.nan_backward_action = QAction("First NaN (backward)", self)
+        self.nan_backward_action.setToolTip("Select the first node, in backward order, with a NaN/Inf gradient")
+        self.nan_backward_action.triggered.connect(lambda: self.jump_to_first_nonfinite("backward"))
+        self.collapse_action = QAction("Collapse Module", self)
+        self.collapse_action.setShortcut(QKeySequence("Ctrl+K"))
+        self.collapse_action.setToolTip("Fold the selected node's module into one box (Ctrl+K)")
+        self.collapse_action.triggered.connect(self._on_collapse_action_triggered)
+        self.expand_action = QAction("Expand Module", self)
+        self.expand_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.expand_action.setToolTip("Open the selected module box one level (or double-click it)")
+        self.expand_action.triggered.connect(self._on_expand_action_triggered)
         self.fit_action = QAction("Fit Graph", self)
         self.fit_action.setShortcut(QKeySequence("Ctrl+0"))
         self.fit_action.triggered.connect(self.graph_view.fit)
@@ -252,6 +271,30 @@ class MainWindow(QMainWindow):
             toolbar.addAction(action)
         spacer = QWidget()
         toolbar.addWidget(spacer)
+
+        find = self.addToolBar("Find")
+        find.setObjectName("find_toolbar")
+        self.search_box = QLineEdit()
+        self.search_box.setPlaceholderText("Find: name, op, module, shape (Enter)")
+        self.search_box.setAccessibleName("Find nodes")
+        self.search_box.setClearButtonEnabled(True)
+        self.search_box.setMaximumWidth(320)
+        self.search_box.returnPressed.connect(self._on_search_box_return_pressed)
+        find.addWidget(self.search_box)
+        self.filter_combo = QComboBox()
+        self.filter_combo.setAccessibleName("Filter")
+        for key, text in FILTERS.items():
+            self.filter_combo.addItem(text, key)
+        self.filter_combo.activated.connect(self._on_filter_combo_activated)
+        find.addWidget(self.filter_combo)
+        self.colour_combo = QComboBox()
+        self.colour_combo.setAccessibleName("Colour nodes by")
+        self.colour_combo.addItem("Colour: kind", "kind")
+        self.colour_combo.addItem("Colour: gradient norm (log)", "grad_norm")
+        self.colour_combo.activated.connect(self._on_colour_combo_activated)
+        find.addWidget(self.colour_combo)
+        for action in (self.nan_forward_action, self.nan_backward_action, self.collapse_action, self.expand_action):
+            find.addAction(action)
 
     # -- device ------------------------------------------------------------------------
     @property
@@ -380,7 +423,8 @@ class MainWindow(QMainWindow):
             self.console.append_output("stdout", cap.stdout)
         if cap.stderr:
             self.console.append_output("stderr", cap.stderr)
-        result = CaptureResult(cap, layout_capture(cap), 0.0)
+        display, layout = prepare_view(cap)
+        result = CaptureResult(cap, layout, 0.0, display)
         self._show_result(result)
         if session.view.selected_node and session.view.selected_node in cap.graph:
             self.graph_view.select_node(session.view.selected_node)
@@ -611,7 +655,7 @@ class MainWindow(QMainWindow):
         started = time.perf_counter()
         cap = result.capture
         self.result = result
-        self.graph_view.show_graph(cap.graph, result.layout, passes_ran=bool(cap.passes))
+        self.graph_view.show_graph(cap.graph, result.layout, passes_ran=bool(cap.passes), display=result.display)
         self.inspector.show_node(None, None)
         self.tensors_pane.show_explanations(cap.explanations)
         self.modules_pane.show_audits(cap.modules)
@@ -652,8 +696,24 @@ class MainWindow(QMainWindow):
         if not node_id or self.result is None:
             self.inspector.show_node(None, None)
             return
+        if node_id.startswith(GROUP_PREFIX):
+            self.inspector.show_group(self.result.display.groups[node_id])
+            return
         cap = self.result.capture
         self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes)
+
+    def show_nodes(self, node_ids: list[str]) -> None:
+        """Select graph nodes, opening the module boxes that hide them; the first is inspected."""
+        if self.result is None or not node_ids:
+            return
+        display = self.result.display
+        graph = self.result.capture.graph
+        first = node_ids[0]
+        if display is not None and display.owner.get(first, first) != first:
+            self.redisplay(expand_to_show(display.collapsed, graph.nodes[first].get("module")))
+            display = self.result.display
+        visible = list(dict.fromkeys(display.owner.get(n, n) for n in node_ids)) if display else node_ids
+        self.graph_view.select_nodes(visible)
 
     def _on_editor_line_activated(self, line: int) -> None:
         if self.result is None:
@@ -661,10 +721,121 @@ class MainWindow(QMainWindow):
         ids = [n for n, source in self.result.capture.graph.nodes(data="source")
                if source is not None and source.line == line]
         if ids:
-            self.graph_view.select_nodes(ids)
+            self.show_nodes(ids)
 
     def _on_tensors_pane_node_requested(self, node_id: str) -> None:
-        self.graph_view.select_node(node_id)
+        self.show_nodes([node_id])
+
+    # -- big graphs: modules, search, filters, health ---------------------------------------
+    def redisplay(self, collapsed: frozenset[str]) -> None:
+        """Draw the capture again with another set of collapsed modules, keeping the zoom."""
+        if self.result is None:
+            return
+        zoom = self.graph_view.zoom_level()
+        display, layout = prepare_view(self.result.capture, frozenset(collapsed))
+        self.result = dataclasses.replace(self.result, display=display, layout=layout)
+        cap = self.result.capture
+        self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
+        self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
+
+    def expand_group(self, path: str) -> None:
+        """Open a module box one level and centre on what it held."""
+        if self.result is None or self.result.display is None:
+            return
+        self.redisplay(expand_one(self.result.capture.graph, self.result.display.collapsed, path))
+        shown = [d for d in self.result.display.nodes if d == GROUP_PREFIX + path or
+                 (d.startswith(GROUP_PREFIX + path + ".")) or
+                 (not d.startswith(GROUP_PREFIX) and
+                  (self.result.capture.graph.nodes[d].get("module") or "").startswith(path))]
+        if shown:
+            self.graph_view.select_nodes(shown[:1])
+        self.status.setText(f"Expanded {path}: {len(self.result.display.nodes)} boxes and nodes on screen")
+
+    def collapse_module(self, path: str) -> None:
+        if self.result is None or self.result.display is None:
+            return
+        self.redisplay(collapse_one(self.result.display.collapsed, path))
+        self.graph_view.select_node(GROUP_PREFIX + path)
+        self.status.setText(f"Collapsed {path}")
+
+    def _on_collapse_action_triggered(self) -> None:
+        selected = self.graph_view.selected_node()
+        if self.result is None or not selected:
+            return
+        if selected.startswith(GROUP_PREFIX):
+            path = selected[len(GROUP_PREFIX):]
+            parent = path.rsplit(".", 1)[0] if "." in path else None
+            if parent:
+                self.collapse_module(parent)
+            return
+        module = self.result.capture.graph.nodes[selected].get("module")
+        if module:
+            self.collapse_module(module)
+        else:
+            self.status.setText("This node was not made inside an nn.Module")
+
+    def _on_expand_action_triggered(self) -> None:
+        selected = self.graph_view.selected_node()
+        if selected and selected.startswith(GROUP_PREFIX):
+            self.expand_group(selected[len(GROUP_PREFIX):])
+
+    def _on_search_box_return_pressed(self) -> None:
+        self.find(self.search_box.text())
+
+    def find(self, text: str) -> list[str]:
+        """Select the nodes matching ``text`` and centre on the first; repeated calls step through them."""
+        if self.result is None:
+            return []
+        matches = search_nodes(self.result.capture.graph, text)
+        if not matches:
+            self.status.setText(f"No node matches {text!r}")
+            return []
+        step = getattr(self, "_find_step", (None, -1))
+        index = step[1] + 1 if step[0] == text else 0
+        index %= len(matches)
+        self._find_step = (text, index)
+        self.show_nodes([matches[index]] + [m for m in matches if m != matches[index]])
+        self.status.setText(f"{text!r}: match {index + 1} of {len(matches)}")
+        return matches
+
+    def apply_filter(self, key: str) -> list[str]:
+        """Select (and reveal) the nodes that pass a filter of :data:`FILTERS`."""
+        if self.result is None:
+            return []
+        cap = self.result.capture
+        selected = self.graph_view.selected_node()
+        if selected and selected.startswith(GROUP_PREFIX):
+            selected = None
+        nodes = filter_nodes(cap.graph, key, selected=selected, passes_ran=bool(cap.passes))
+        if key == "all":
+            self.graph_view.select_node(None)
+        elif nodes:
+            self.show_nodes(nodes)
+        self.status.setText(f"{FILTERS[key]}: {len(nodes)} node(s)")
+        return nodes
+
+    def _on_filter_combo_activated(self, _index: int) -> None:
+        self.apply_filter(self.filter_combo.currentData())
+
+    def _on_colour_combo_activated(self, _index: int) -> None:
+        self.graph_view.set_colour_mode(self.colour_combo.currentData())
+
+    def jump_to_first_nonfinite(self, where: str) -> str | None:
+        """Select the first node with NaN/Inf in ``"forward"`` or ``"backward"``, and its source line."""
+        if self.result is None:
+            return None
+        forward, backward = first_nonfinite(self.result.capture.graph)
+        node_id = forward if where == "forward" else backward
+        if node_id is None:
+            self.status.setText(f"No NaN or Inf in the {where} pass")
+            return None
+        self.show_nodes([node_id])
+        source = self.result.capture.graph.nodes[node_id].get("source")
+        if source is not None:
+            self.editor.go_to_line(source.line)
+        line = f" at line {source.line}" if source is not None else ""
+        self.status.setText(f"First NaN/Inf in {where}: {node_id}{line}")
+        return node_id
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API

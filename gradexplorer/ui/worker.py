@@ -34,10 +34,12 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from ..core.capture import Capture, capture
 from ..core.errors import CaptureStopped, GradexplorerError
+from ..core.grouping import DisplayGraph, display_graph, initial_collapse
 from ..core.layout import Layout, layered_layout
 from ..core.summary import short_op
 
-__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "layout_capture", "node_label"]
+__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "layout_capture", "layout_display",
+           "node_label", "prepare_view"]
 
 #: Output is forwarded to the GUI at most this often (seconds).
 _FLUSH_INTERVAL = 0.05
@@ -54,11 +56,12 @@ class CaptureJob:
 
 @dataclass(frozen=True)
 class CaptureResult:
-    """What the GUI receives: the capture and its layout, all plain data."""
+    """What the GUI receives: the capture, what to draw and where, all plain data."""
 
     capture: Capture
     layout: Layout
     seconds: float
+    display: DisplayGraph | None = None
 
 
 def node_label(attrs: dict) -> tuple[str, str]:
@@ -70,20 +73,32 @@ def node_label(attrs: dict) -> tuple[str, str]:
     return op, names
 
 
-def _width_of(graph):
-    nodes = graph.nodes
+def display_width(graph, display: DisplayGraph, node_id: str) -> float:
+    """Box width of a display node: its label's length, module boxes a little wider."""
+    group = display.groups.get(node_id)
+    if group is not None:
+        return 40.0 + 7.0 * min(max(len(group.path), len(group.type_name) + 22), 40)
+    op, names = node_label(graph.nodes[node_id])
+    return 28.0 + 7.0 * max(len(op), len(names), 6)
 
-    def width(node_id: str) -> float:
-        op, names = node_label(nodes[node_id])
-        return 28.0 + 7.0 * max(len(op), len(names), 6)
 
-    return width
+def layout_display(graph, display: DisplayGraph) -> Layout:
+    """Lay out a display graph with label-sized boxes (runs in any thread)."""
+    return layered_layout(list(display.nodes), list(display.edges),
+                          width_of=lambda node_id: display_width(graph, display, node_id))
+
+
+def prepare_view(cap: Capture, collapsed: frozenset[str] | None = None) -> tuple[DisplayGraph, Layout]:
+    """The display graph (big graphs start collapsed by module) and its layout."""
+    if collapsed is None:
+        collapsed = initial_collapse(cap.graph)
+    display = display_graph(cap.graph, collapsed)
+    return display, layout_display(cap.graph, display)
 
 
 def layout_capture(cap: Capture) -> Layout:
-    """Lay out a capture's graph with label-sized boxes (runs in any thread)."""
-    graph = cap.graph
-    return layered_layout(list(graph.nodes), list(graph.edges), width_of=_width_of(graph))
+    """Lay out every node of a capture's graph (nothing collapsed)."""
+    return prepare_view(cap, frozenset())[1]
 
 
 class CaptureWorker(QObject):
@@ -117,9 +132,9 @@ class CaptureWorker(QObject):
                                  on_output=self._on_output)
             finally:
                 self._in_user_code.clear()
-            layout = layout_capture(result)
+            display, layout = prepare_view(result)
             self._flush(force=True)
-            self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started))
+            self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display))
         except GradexplorerError as exc:  # e.g. the device does not exist
             self.errored.emit(str(exc))
         except CaptureStopped:  # a Stop that arrived after the user code had finished

@@ -1,0 +1,108 @@
+"""Search, filters, gradient health and module grouping on plain data (issue 6)."""
+
+import math
+import textwrap
+
+import pytest
+
+from gradexplorer import capture
+from gradexplorer.core.grouping import GROUP_PREFIX, collapse_one, display_graph, expand_one, initial_collapse
+from gradexplorer.core.query import filter_nodes, first_nonfinite, grad_norm, path_to_roots, search_nodes
+from gradexplorer.core.tensors import summarize_tensor
+
+MODEL = textwrap.dedent("""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Sequential(nn.Linear(8, 8), nn.ReLU()), nn.Linear(8, 1))
+    x = torch.randn(5, 4)
+    loss = model(x).pow(2).mean()
+    loss.backward()
+""")
+
+NAN = textwrap.dedent("""
+    w = torch.tensor(2.0, requires_grad=True)
+    h = w * 3
+    bad = h * torch.log(torch.tensor(-1.0))
+    loss = (bad + 1).sum()
+    loss.backward()
+""")
+
+
+def test_nodes_know_their_module():
+    cap = capture(MODEL)
+    modules = {a["module"] for _, a in cap.graph.nodes(data=True)}
+    assert {"model.0", "model.1", "model.2.0", "model.2.1", "model.3"} <= modules
+    assert cap.graph.nodes[cap.node_named("model.0.weight")]["module"] == "model.0"
+    assert cap.graph.graph["module_types"]["model.2"] == "Sequential"
+
+
+def test_grad_norm_from_stats():
+    import torch
+
+    t = torch.tensor([3.0, 4.0, 0.0, 0.0] * 100)
+    assert grad_norm(summarize_tensor(t, value_elements=10)) == pytest.approx(float(t.norm()), rel=1e-6)
+    assert grad_norm(summarize_tensor(t)) == pytest.approx(float(t.norm()), rel=1e-6)
+
+
+def test_first_nan_forward_and_backward():
+    cap = capture(NAN)
+    forward, backward = first_nonfinite(cap.graph)
+    attrs = cap.graph.nodes[forward]
+    assert attrs["op"] == "MulBackward0" and attrs["names"] == ("bad",) and attrs["source"].line == 4
+    assert cap.graph.nodes[backward]["names"] == ("bad",)  # it sends NaN to h first
+    assert filter_nodes(cap.graph, "nonfinite")
+
+
+def test_filters_and_search():
+    cap = capture(MODEL)
+    g = cap.graph
+    weight = cap.node_named("model.0.weight")
+    on_path = set(filter_nodes(g, "path", selected=weight))
+    assert weight in on_path and cap.node_named("loss") in on_path
+    assert on_path == path_to_roots(g, weight)
+    assert cap.node_named("model.3.bias") not in on_path
+    assert set(filter_nodes(g, "requires_grad")) == set(g)
+    assert filter_nodes(g, "no_gradient") == []
+    assert search_nodes(g, "loss")[0] == cap.node_named("loss")
+    assert cap.node_named("model.2.0.weight") in search_nodes(g, "model.2")
+    assert all(g.nodes[n]["op"].startswith("Tanh") for n in search_nodes(g, "tanh"))
+    assert cap.node_named("model.0.weight") in search_nodes(g, "8x4")
+    with pytest.raises(ValueError):
+        filter_nodes(g, "bogus")
+
+
+def test_grouping_collapse_and_expand():
+    cap = capture(MODEL)
+    g = cap.graph
+    collapsed = collapse_one(frozenset(), "model.2")
+    display = display_graph(g, collapsed)
+    group = display.groups[GROUP_PREFIX + "model.2"]
+    inside = [n for n, m in g.nodes(data="module") if m and m.startswith("model.2")]
+    assert sorted(group.members) == sorted(inside)
+    assert group.type_name == "Sequential"
+    assert len(display.nodes) == g.number_of_nodes() - len(inside) + 1
+    assert group.inputs >= 1 and group.outputs >= 1
+    assert group.grad_norm is not None and math.isfinite(group.grad_norm)
+    opened = display_graph(g, expand_one(g, collapsed, "model.2"))
+    assert {GROUP_PREFIX + "model.2.0", GROUP_PREFIX + "model.2.1"} <= set(opened.groups)
+    # Merged edges connect existing display nodes only.
+    assert all(u in set(display.nodes) and v in set(display.nodes) for u, v in display.edges)
+
+
+def test_big_graphs_open_collapsed_and_identical_blocks_share_a_family():
+    cap = capture(textwrap.dedent("""
+        torch.manual_seed(0)
+        blocks = [nn.Sequential(nn.Linear(8, 8), nn.Tanh()) for _ in range(6)]
+        model = nn.Sequential(*blocks)
+        loss = model(torch.randn(2, 8)).sum()
+        loss.backward()
+    """))
+    g = cap.graph
+    assert initial_collapse(g) == frozenset()  # small: everything shown
+    collapsed = initial_collapse(g, max_boxes=20)
+    display = display_graph(g, collapsed)
+    assert len(display.nodes) <= 20
+    linears = [grp for grp in display.groups.values() if grp.path.endswith(".0")]
+    assert len(linears) == 6
+    assert len({grp.family for grp in linears}) == 1 and linears[0].family_size == 6
+    tanhs = [grp for grp in display.groups.values() if grp.path.endswith(".1")]
+    assert tanhs[0].family != linears[0].family

@@ -1,0 +1,109 @@
+"""Modules, search, filters and NaN overlays in the app (issue 6)."""
+
+import textwrap
+
+from PySide6.QtCore import Qt
+
+from gradexplorer.core.grouping import GROUP_PREFIX
+
+from .conftest import run_and_wait
+from .test_main_window import click_node
+
+MODEL = textwrap.dedent("""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Sequential(nn.Linear(8, 8), nn.ReLU()), nn.Linear(8, 1))
+    x = torch.randn(5, 4)
+    loss = model(x).pow(2).mean()
+    loss.backward()
+""")
+
+
+def test_collapse_and_expand_a_module_reads_counts_back(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    result = run_and_wait(qtbot, window)
+    graph = result.capture.graph
+    total = graph.number_of_nodes()
+    inside = [n for n, m in graph.nodes(data="module") if m and m.startswith("model.2")]
+    click_node(qtbot, window, "model.2.0.weight")
+    window.collapse_action.trigger()  # folds model.2.0 (the weight's module)
+    box = window.graph_view.items_by_id[GROUP_PREFIX + "model.2.0"]
+    window.graph_view.select_node(GROUP_PREFIX + "model.2.0")
+    window.collapse_action.trigger()  # on a box: fold its parent, model.2
+    box = window.graph_view.items_by_id[GROUP_PREFIX + "model.2"]
+    assert box.names.startswith(f"Sequential · {len(inside)} nodes")
+    assert len(window.graph_view.items_by_id) == total - len(inside) + 1
+    assert window.graph_view.selected_node() == GROUP_PREFIX + "model.2"
+    assert window.inspector.names.text().startswith(f"{len(inside)} nodes")
+    # Double-click opens it one level: its two child modules become boxes.
+    window.graph_view.centerOn(box)
+    qtbot.mouseDClick(window.graph_view.viewport(), Qt.MouseButton.LeftButton,
+                      pos=window.graph_view.mapFromScene(box.scenePos()))
+    ids = set(window.graph_view.items_by_id)
+    assert {GROUP_PREFIX + "model.2.0", GROUP_PREFIX + "model.2.1"} <= ids
+    counts = sum(len(window.graph_view.items_by_id[g].group.members) for g in ids if g.startswith(GROUP_PREFIX))
+    assert counts == len(inside)
+    window.graph_view.select_node(GROUP_PREFIX + "model.2.0")
+    window.expand_action.trigger()
+    window.graph_view.select_node(GROUP_PREFIX + "model.2.1")
+    window.expand_action.trigger()
+    assert len(window.graph_view.items_by_id) == total
+
+
+def test_search_selects_and_reveals(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    run_and_wait(qtbot, window)
+    window.collapse_module("model.2")
+    qtbot.keyClicks(window.search_box, "model.2.0.bias")
+    qtbot.keyClick(window.search_box, Qt.Key.Key_Return)
+    selected = window.graph_view.selected_node()
+    assert selected == window.result.capture.node_named("model.2.0.bias")  # the box was opened to show it
+    assert window.inspector.names.text() == "model.2.0.bias"
+    assert "match 1 of" in window.status.text()
+
+
+def test_filter_no_gradient_and_path(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    result = run_and_wait(qtbot, window)
+    click_node(qtbot, window, "model.0.weight")
+    index = window.filter_combo.findData("path")
+    window.filter_combo.setCurrentIndex(index)
+    window.filter_combo.activated.emit(index)
+    selected = {i.node_id for i in window.graph_view.scene().selectedItems()}
+    assert result.capture.node_named("loss") in selected and result.capture.node_named("model.3.bias") not in selected
+
+
+def test_jump_to_first_nan_selects_the_op_and_its_line(qtbot, window):
+    window.editor.setPlainText(textwrap.dedent("""\
+        w = torch.tensor(2.0, requires_grad=True)
+        h = w * 3
+        bad = h * torch.log(torch.tensor(-1.0))
+        loss = (bad + 1).sum()
+        loss.backward()
+    """))
+    run_and_wait(qtbot, window)
+    window.editor.go_to_line(1)
+    window.nan_forward_action.trigger()
+    node_id = window.graph_view.selected_node()
+    attrs = window.result.capture.graph.nodes[node_id]
+    assert attrs["op"] == "MulBackward0" and attrs["names"] == ("bad",)
+    assert window.editor.current_line() == 3
+    assert "First NaN/Inf in forward" in window.status.text() and "line 3" in window.status.text()
+    window.nan_backward_action.trigger()
+    assert window.result.capture.graph.nodes[window.graph_view.selected_node()]["names"] == ("bad",)
+
+
+def test_colour_by_gradient_norm_and_histogram(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    run_and_wait(qtbot, window)
+    node_id = click_node(qtbot, window, "model.0.weight")
+    before = window.graph_view.items_by_id[node_id]._brush.color().name()
+    index = window.colour_combo.findData("grad_norm")
+    window.colour_combo.setCurrentIndex(index)
+    window.colour_combo.activated.emit(index)
+    after = window.graph_view.items_by_id[node_id]._brush.color().name()
+    assert before != after
+    low, high = window.graph_view.norm_range
+    assert high > low
+    assert window.inspector.value.histogram.isVisibleTo(window.inspector)
+    assert sum(window.inspector.value.histogram.counts) == 32
+    assert sum(window.inspector.grad.histogram.counts) == 32
