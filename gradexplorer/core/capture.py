@@ -34,7 +34,6 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
-import gc
 import platform
 import time
 import traceback as tb_module
@@ -46,6 +45,7 @@ import networkx as nx
 import torch
 
 from .. import __version__
+from .collector import fewer_collections, paused_collection
 from .devices import resolve_device
 from .explain import Explanation, explain_capture
 from .modules import ModuleAudit, audit_modules
@@ -293,28 +293,6 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
     return tuple(infos)
 
 
-#: gen-0 threshold of the cyclic GC while user code runs (Python's default: 700).
-_RUN_GC_THRESHOLD = 50_000
-
-
-@contextlib.contextmanager
-def _fewer_collections():
-    """Collect cycles less often while the user's code runs.
-
-    Recording allocates a few small objects per torch op, which makes Python's
-    collector run far more often than in a plain run, and each full
-    collection traverses the tensors and, through them, the growing autograd
-    graph: on a 10,000-op chain that tripled the run time. The threshold is
-    process-wide, so it is restored right after the run.
-    """
-    thresholds = gc.get_threshold()
-    gc.set_threshold(max(thresholds[0], _RUN_GC_THRESHOLD), *thresholds[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-
-
 def _default_device(device: torch.device):
     """``torch.device(device)`` as the factory default, skipped when it already is.
 
@@ -392,7 +370,7 @@ def capture(
     }
     error = None
     started = time.perf_counter()
-    with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), _fewer_collections():
+    with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), fewer_collections():
         try:
             with torch.enable_grad(), torch.inference_mode(False), _default_device(torch_device), recorder:
                 exec(program, namespace)
@@ -404,9 +382,7 @@ def capture(
 
     # Building allocates many small objects while holding the whole graph:
     # pausing the cyclic GC meanwhile halves the time on big graphs.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_collection():
         bindings = find_bindings(namespace, skip=frozenset({HOOK_HELPER_NAME}))
         phases: dict[str, float] = {}
         graph, ids = build_graph(recorder, bindings, lines=lines, value_elements=value_elements,
@@ -428,9 +404,6 @@ def capture(
         )
         tensors = _tensor_infos(bindings, recorder, ids, lines, value_elements)
         modules = audit_modules(bindings, passes_ran=bool(passes), value_elements=value_elements)
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     built = time.perf_counter()
     result = Capture(
         code=code,

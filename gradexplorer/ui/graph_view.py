@@ -345,7 +345,7 @@ class GraphView(QGraphicsView):
         scene.blockSignals(False)
         if self.colour_mode != "kind":
             self.set_colour_mode(self.colour_mode)
-        self.fit()
+        self.initial_view()
 
     def set_colour_mode(self, mode: str) -> None:
         """``"kind"`` (default styles) or ``"grad_norm"`` (log-scale gradient norm, blue to red)."""
@@ -488,6 +488,18 @@ class GraphView(QGraphicsView):
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         if self.zoom_level() > 1.5:  # small graphs: readable size, not huge boxes
             self.zoom_by(1.5 / self.zoom_level())
+
+    #: Below this zoom, labels are unreadable: a first picture never starts smaller.
+    READABLE_ZOOM = 0.3
+
+    def initial_view(self) -> None:
+        """Fit the graph; if that makes it unreadably small, show its top (the roots) readably instead."""
+        self.fit()
+        if self._layout is not None and self.zoom_level() < self.READABLE_ZOOM:
+            self.zoom_by(self.READABLE_ZOOM / self.zoom_level())
+            rect = self.scene().sceneRect()
+            visible = self.mapToScene(self.viewport().rect()).boundingRect()
+            self.centerOn(rect.center().x(), rect.top() + visible.height() / 2)
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
         steps = event.angleDelta().y() / 120.0

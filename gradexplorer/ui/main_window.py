@@ -665,6 +665,7 @@ class MainWindow(QMainWindow):
             self.console.append_message(cap.error.traceback, error=True)
 
     def _on_worker_returned(self, result: CaptureResult) -> None:
+        self._tick.stop()  # a queued tick must not overwrite the result's status
         self._show_result(result)
         self.setWindowModified(True)
         cap = result.capture
@@ -679,6 +680,7 @@ class MainWindow(QMainWindow):
                 self.status.setText(f"Error{where}: {cap.error.exc_type}")
 
     def _on_worker_errored(self, message: str) -> None:
+        self._tick.stop()
         self.console.append_message(message, error=True)
         self.status.setText("Stopped" if message == "Stopped." else f"Error: {message.splitlines()[0]}")
 

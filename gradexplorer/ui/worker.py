@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ..core.capture import Capture, capture
+from ..core.collector import paused_collection
 from ..core.errors import CaptureStopped, GradexplorerError
 from ..core.grouping import DisplayGraph, display_graph, initial_collapse
 from ..core.layout import Layout, layered_layout
@@ -90,10 +91,11 @@ def layout_display(graph, display: DisplayGraph) -> Layout:
 
 def prepare_view(cap: Capture, collapsed: frozenset[str] | None = None) -> tuple[DisplayGraph, Layout]:
     """The display graph (big graphs start collapsed by module) and its layout."""
-    if collapsed is None:
-        collapsed = initial_collapse(cap.graph)
-    display = display_graph(cap.graph, collapsed)
-    return display, layout_display(cap.graph, display)
+    with paused_collection():  # a full GC here would freeze the GUI thread (GIL)
+        if collapsed is None:
+            collapsed = initial_collapse(cap.graph)
+        display = display_graph(cap.graph, collapsed)
+        return display, layout_display(cap.graph, display)
 
 
 def layout_capture(cap: Capture) -> Layout:
