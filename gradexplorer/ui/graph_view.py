@@ -490,7 +490,7 @@ class GraphView(QGraphicsView):
             self.zoom_by(1.5 / self.zoom_level())
 
     #: Below this zoom, labels are unreadable: a first picture never starts smaller.
-    READABLE_ZOOM = 0.3
+    READABLE_ZOOM = 0.5
 
     def initial_view(self) -> None:
         """Fit the graph; if that makes it unreadably small, show its top (the roots) readably instead."""
