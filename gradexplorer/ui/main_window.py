@@ -40,7 +40,7 @@ from ..core.errors import DeviceUnavailableError, SnapshotError
 from ..core.grouping import GROUP_PREFIX, collapse_one, expand_one, expand_to_show
 from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.session import Session, ViewState, load_session, save_session, write_atomic
-from ..resources import example_paths
+from ..resources import example_paths, read_example
 from .console import Console
 from .editor import CodeEditor
 from .graph_view import GraphView
@@ -56,15 +56,9 @@ __all__ = ["MainWindow"]
 AUTOSAVE_SECONDS = 45
 SESSION_SUFFIX = ".gxsession"
 
-_WELCOME = """# Welcome to gradexplorer.
+_WELCOME_HEADER = """# Welcome to gradexplorer.
 # Type PyTorch code (torch, nn and `device` are predefined), then press
-# Ctrl+Enter or Run. Pick an example from the Examples menu to start.
-a = torch.tensor(1.1, requires_grad=True)
-b = torch.tensor(1.2, requires_grad=True)
-c = torch.tensor(1.3, requires_grad=True)
-d = a * b
-e = d * c
-e.backward()
+# Ctrl+Enter or Run. The Examples menu has more; this is the first lesson.
 """
 
 
@@ -144,7 +138,7 @@ class MainWindow(QMainWindow):
         self.tensors_pane.node_requested.connect(self._on_tensors_pane_node_requested)
         self.tensors_pane.line_requested.connect(self.editor.go_to_line)
 
-        self.editor.setPlainText(_WELCOME)
+        self.editor.setPlainText(_WELCOME_HEADER + read_example("03_next_functions"))
         self.editor.document().setModified(False)
         self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
         self._update_title()

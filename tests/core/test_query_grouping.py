@@ -3,6 +3,8 @@
 import math
 import textwrap
 
+from tests.programs import MODEL
+
 import pytest
 
 from gradexplorer import capture
@@ -10,13 +12,6 @@ from gradexplorer.core.grouping import GROUP_PREFIX, collapse_one, display_graph
 from gradexplorer.core.query import filter_nodes, first_nonfinite, grad_norm, path_to_roots, search_nodes
 from gradexplorer.core.tensors import summarize_tensor
 
-MODEL = textwrap.dedent("""
-    torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Sequential(nn.Linear(8, 8), nn.ReLU()), nn.Linear(8, 1))
-    x = torch.randn(5, 4)
-    loss = model(x).pow(2).mean()
-    loss.backward()
-""")
 
 NAN = textwrap.dedent("""
     w = torch.tensor(2.0, requires_grad=True)

@@ -26,19 +26,24 @@ def settings(qapp, tmp_path):
     return Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
 
 
-@pytest.fixture
-def window(qtbot, settings, tmp_path):
-    """A main window; the test fails if it leaves its capture thread running."""
+def make_window(qtbot, settings, data_dir):
+    """A shown main window whose dialogs answer without opening (tests replace them as needed)."""
     from gradexplorer.ui.main_window import MainWindow
 
-    win = MainWindow(settings, data_dir=tmp_path / "data")
-    # Dialogs go through methods a test can replace: none may open during tests.
+    win = MainWindow(settings, data_dir=data_dir)
     win.ask_unsaved_changes = lambda: "discard"
     win.ask_restore = lambda saved_at: False
     qtbot.addWidget(win)
     win.resize(1300, 850)
     win.show()
     qtbot.waitExposed(win)
+    return win
+
+
+@pytest.fixture
+def window(qtbot, settings, tmp_path):
+    """A main window; the test fails if it leaves its capture thread running."""
+    win = make_window(qtbot, settings, tmp_path / "data")
     yield win
     if win.is_running:
         win.stop_run()

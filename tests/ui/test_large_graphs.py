@@ -4,18 +4,13 @@ import textwrap
 
 from PySide6.QtCore import Qt
 
+from tests.programs import MODEL
+
 from gradexplorer.core.grouping import GROUP_PREFIX
 
 from .conftest import run_and_wait
 from .test_main_window import click_node
 
-MODEL = textwrap.dedent("""
-    torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Sequential(nn.Linear(8, 8), nn.ReLU()), nn.Linear(8, 1))
-    x = torch.randn(5, 4)
-    loss = model(x).pow(2).mean()
-    loss.backward()
-""")
 
 
 def test_collapse_and_expand_a_module_reads_counts_back(qtbot, window):

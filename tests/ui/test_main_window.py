@@ -171,6 +171,7 @@ def test_zoom_keys_and_fit(qtbot, window):
     window.example_actions["06_mlp_training_step"].trigger()
     run_and_wait(qtbot, window)
     view = window.graph_view
+    window.fit_action.trigger()
     before = view.zoom_level()
     qtbot.keyClick(view, Qt.Key.Key_Plus)
     assert view.zoom_level() == pytest.approx(before * 1.25)

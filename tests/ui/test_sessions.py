@@ -12,21 +12,8 @@ from PySide6.QtGui import QImage
 from gradexplorer.core.session import load_session, save_session, session_from_capture, session_to_dict
 from gradexplorer import capture
 
-from .conftest import run_and_wait
+from .conftest import make_window, run_and_wait
 from .test_main_window import click_node
-
-
-def _new_window(qtbot, settings, data_dir):
-    from gradexplorer.ui.main_window import MainWindow
-
-    win = MainWindow(settings, data_dir=data_dir)
-    win.ask_unsaved_changes = lambda: "discard"
-    win.ask_restore = lambda saved_at: False
-    qtbot.addWidget(win)
-    win.resize(1300, 850)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
 
 
 def test_save_close_and_reopen_through_the_file_menu(qtbot, window, settings, tmp_path):
@@ -42,7 +29,7 @@ def test_save_close_and_reopen_through_the_file_menu(qtbot, window, settings, tm
     code = window.editor.toPlainText()
     window.close()
 
-    reopened = _new_window(qtbot, settings, tmp_path / "data2")
+    reopened = make_window(qtbot, settings, tmp_path / "data2")
     reopened.ask_open_path = lambda: str(target)
     reopened.open_action.trigger()
     assert reopened.editor.toPlainText() == code
@@ -150,7 +137,7 @@ def test_recovery_offer_after_a_crash(qtbot, settings, tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == -signal.SIGKILL, result.stderr
     assert (data_dir / "autosave.gxsession").exists()
-    win = _new_window(qtbot, settings, data_dir)
+    win = make_window(qtbot, settings, data_dir)
     offers = []
     win.ask_restore = lambda saved_at: offers.append(saved_at) or True
     assert win.check_recovery() is True
@@ -163,11 +150,11 @@ def test_recovery_offer_after_a_crash(qtbot, settings, tmp_path):
 
 def test_no_recovery_offer_after_a_clean_exit(qtbot, settings, tmp_path):
     data_dir = tmp_path / "data"
-    first = _new_window(qtbot, settings, data_dir)
+    first = make_window(qtbot, settings, data_dir)
     first.editor.setPlainText("a = 1\n")
     assert first.autosave_now()
     first.shutdown()
-    second = _new_window(qtbot, settings, data_dir)
+    second = make_window(qtbot, settings, data_dir)
     second.ask_restore = lambda saved_at: (_ for _ in ()).throw(AssertionError("offered after a clean exit"))
     assert second.check_recovery() is False
     second.shutdown()
