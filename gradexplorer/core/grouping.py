@@ -10,11 +10,15 @@ module depth at which the picture stays under ``max_boxes`` boxes (about
 2,000), so a 50,000-node transformer opens as its layers, not as a hairball.
 Blocks with the same module type and the same multiset of ops get the same
 :attr:`Group.family`: twelve identical encoder layers are recognisable at once.
+A module with more than :data:`CHUNK` numbered children (a ``Sequential`` of
+3,000 blocks) gets virtual levels ``model.[0-99]``, ``model.[100-199]``...,
+so that even it opens as a few dozen boxes.
 """
 
 from __future__ import annotations
 
 import math
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 
@@ -23,8 +27,8 @@ import networkx as nx
 from .query import grad_norm
 from .summary import node_gradient, short_op
 
-__all__ = ["DisplayGraph", "Group", "collapse_one", "display_graph", "expand_one", "expand_to_show",
-           "initial_collapse", "module_depth"]
+__all__ = ["CHUNK", "DisplayGraph", "Group", "collapse_one", "display_graph", "expand_one", "expand_to_show",
+           "initial_collapse", "module_depth", "parent_box"]
 
 GROUP_PREFIX = "group:"
 
@@ -37,6 +41,40 @@ def module_depth(path: str) -> int:
 def _prefixes(path: str) -> list[str]:
     parts = path.split(".")
     return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+#: A module with more numbered children than this (a Sequential of 3,000
+#: blocks) gets virtual levels ``model.[0-99]``, ``model.[100-199]``, ...
+CHUNK = 100
+_chain_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _chains(graph: nx.DiGraph) -> dict[str, tuple[str, ...]]:
+    """For every module path in the graph, its ancestors from the top, virtual ranges included."""
+    cached = _chain_cache.get(graph)
+    if cached is not None:
+        return cached
+    modules = {m for _, m in graph.nodes(data="module") if m}
+    numbered: dict[str, set[int]] = {}
+    for module in modules:
+        parts = module.split(".")
+        for i in range(1, len(parts)):
+            if parts[i].isdigit():
+                numbered.setdefault(".".join(parts[:i]), set()).add(int(parts[i]))
+    wide = {parent: max(indices) for parent, indices in numbered.items() if len(indices) > CHUNK}
+    chains = {}
+    for module in modules:
+        parts = module.split(".")
+        chain = [parts[0]]
+        for i in range(1, len(parts)):
+            parent = ".".join(parts[:i])
+            if parent in wide and parts[i].isdigit():
+                low = int(parts[i]) // CHUNK * CHUNK
+                chain.append(f"{parent}.[{low}-{min(low + CHUNK - 1, wide[parent])}]")
+            chain.append(".".join(parts[:i + 1]))
+        chains[module] = tuple(chain)
+    _chain_cache[graph] = chains
+    return chains
 
 
 @dataclass(frozen=True)
@@ -86,10 +124,10 @@ class DisplayGraph:
     collapsed: frozenset[str]
 
 
-def _owner_of(module: str | None, collapsed: frozenset[str]) -> str | None:
+def _owner_of(module: str | None, collapsed: frozenset[str], chains) -> str | None:
     if not module or not collapsed:
         return None
-    for prefix in _prefixes(module):  # outermost collapsed ancestor wins
+    for prefix in chains[module]:  # outermost collapsed ancestor wins
         if prefix in collapsed:
             return prefix
     return None
@@ -98,12 +136,13 @@ def _owner_of(module: str | None, collapsed: frozenset[str]) -> str | None:
 def display_graph(graph: nx.DiGraph, collapsed: frozenset[str] | set[str] = frozenset()) -> DisplayGraph:
     """The display graph of ``graph`` with the modules in ``collapsed`` folded into boxes."""
     collapsed = frozenset(collapsed)
+    chains = _chains(graph)
     owner: dict[str, str] = {}
     members: dict[str, list[str]] = {}
     order: list[str] = []
     seen: set[str] = set()
     for node_id, module in graph.nodes(data="module"):
-        path = _owner_of(module, collapsed)
+        path = _owner_of(module, collapsed, chains)
         display = node_id if path is None else GROUP_PREFIX + path
         owner[node_id] = display
         if path is not None:
@@ -140,7 +179,8 @@ def display_graph(graph: nx.DiGraph, collapsed: frozenset[str] | set[str] = froz
             if norm is not None and math.isfinite(norm):
                 squares += norm * norm
                 known = True
-        group = Group(path, types.get(path, ""), tuple(ids), math.sqrt(squares) if known else None,
+        type_name = types.get(path, "range" if path.endswith("]") else "")
+        group = Group(path, type_name, tuple(ids), math.sqrt(squares) if known else None,
                       family, family_sizes[signature], ins[GROUP_PREFIX + path], outs[GROUP_PREFIX + path])
         groups[group.node_id] = group
     return DisplayGraph(tuple(order), tuple(counts), counts, groups, owner, collapsed)
@@ -153,15 +193,17 @@ def initial_collapse(graph: nx.DiGraph, *, max_boxes: int = 2000) -> frozenset[s
     modules = Counter(m for _, m in graph.nodes(data="module") if m)
     if not modules:
         return frozenset()
-    deepest = max(module_depth(m) for m in modules)
+    chains = _chains(graph)
+    deepest = max(len(chains[m]) for m in modules)
     free = graph.number_of_nodes() - sum(modules.values())  # nodes outside any module stay
     best: frozenset[str] = frozenset()
     for depth in range(1, deepest + 1):
         collapsed = set()
         boxes = free
         for module, count in modules.items():
-            if module_depth(module) >= depth:
-                collapsed.add(".".join(module.split(".")[:depth]))
+            chain = chains[module]
+            if len(chain) >= depth:
+                collapsed.add(chain[depth - 1])
             else:
                 boxes += count
         boxes += len(collapsed)
@@ -169,27 +211,41 @@ def initial_collapse(graph: nx.DiGraph, *, max_boxes: int = 2000) -> frozenset[s
             break
         best = frozenset(collapsed)
     if not best:  # even depth 1 is too much: collapse the top level anyway
-        best = frozenset(m.split(".")[0] for m in modules)
+        best = frozenset(chains[m][0] for m in modules)
     return best
 
 
 def expand_one(graph: nx.DiGraph, collapsed: frozenset[str], path: str) -> frozenset[str]:
-    """Open box ``path`` one level: its child modules become boxes, its own nodes show."""
-    depth = module_depth(path)
+    """Open box ``path`` one level: its child modules (or ranges) become boxes, its own nodes show."""
     children = set()
-    for _, module in graph.nodes(data="module"):
-        if module and module.startswith(path + ".") and module_depth(module) > depth:
-            children.add(".".join(module.split(".")[:depth + 1]))
+    for chain in _chains(graph).values():
+        if path in chain:
+            index = chain.index(path)
+            if index + 1 < len(chain):
+                children.add(chain[index + 1])
     return (collapsed - {path}) | children
 
 
-def collapse_one(collapsed: frozenset[str], path: str) -> frozenset[str]:
+def collapse_one(graph: nx.DiGraph, collapsed: frozenset[str], path: str) -> frozenset[str]:
     """Fold ``path`` (and everything below it) into one box."""
-    return frozenset(c for c in collapsed if not c.startswith(path + ".")) | {path}
+    below = set()
+    for chain in _chains(graph).values():
+        if path in chain:
+            below.update(chain[chain.index(path) + 1:])
+    return frozenset(c for c in collapsed if c not in below) | {path}
 
 
-def expand_to_show(collapsed: frozenset[str], module: str | None) -> frozenset[str]:
+def expand_to_show(graph: nx.DiGraph, collapsed: frozenset[str], module: str | None) -> frozenset[str]:
     """``collapsed`` without the ancestors of ``module`` (so its node is visible)."""
     if not module:
         return collapsed
-    return collapsed - set(_prefixes(module))
+    return collapsed - set(_chains(graph).get(module, _prefixes(module)))
+
+
+def parent_box(graph: nx.DiGraph, path: str) -> str | None:
+    """The box one level above ``path`` (a module or a virtual range), if any."""
+    for chain in _chains(graph).values():
+        if path in chain:
+            index = chain.index(path)
+            return chain[index - 1] if index else None
+    return None

@@ -37,7 +37,7 @@ from ..core import export
 from ..core.capture import Capture, versions
 from ..core.devices import list_devices, resolve_device
 from ..core.errors import DeviceUnavailableError, SnapshotError
-from ..core.grouping import GROUP_PREFIX, collapse_one, expand_one, expand_to_show
+from ..core.grouping import GROUP_PREFIX, collapse_one, expand_one, expand_to_show, parent_box
 from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.session import Session, ViewState, load_session, save_session, write_atomic
 from ..resources import example_paths, read_example
@@ -706,7 +706,7 @@ class MainWindow(QMainWindow):
         graph = self.result.capture.graph
         first = node_ids[0]
         if display is not None and display.owner.get(first, first) != first:
-            self.redisplay(expand_to_show(display.collapsed, graph.nodes[first].get("module")))
+            self.redisplay(expand_to_show(graph, display.collapsed, graph.nodes[first].get("module")))
             display = self.result.display
         visible = list(dict.fromkeys(display.owner.get(n, n) for n in node_ids)) if display else node_ids
         self.graph_view.select_nodes(visible)
@@ -750,7 +750,7 @@ class MainWindow(QMainWindow):
     def collapse_module(self, path: str) -> None:
         if self.result is None or self.result.display is None:
             return
-        self.redisplay(collapse_one(self.result.display.collapsed, path))
+        self.redisplay(collapse_one(self.result.capture.graph, self.result.display.collapsed, path))
         self.graph_view.select_node(GROUP_PREFIX + path)
         self.status.setText(f"Collapsed {path}")
 
@@ -759,8 +759,7 @@ class MainWindow(QMainWindow):
         if self.result is None or not selected:
             return
         if selected.startswith(GROUP_PREFIX):
-            path = selected[len(GROUP_PREFIX):]
-            parent = path.rsplit(".", 1)[0] if "." in path else None
+            parent = parent_box(self.result.capture.graph, selected[len(GROUP_PREFIX):])
             if parent:
                 self.collapse_module(parent)
             return

@@ -68,7 +68,7 @@ def test_filters_and_search():
 def test_grouping_collapse_and_expand():
     cap = capture(MODEL)
     g = cap.graph
-    collapsed = collapse_one(frozenset(), "model.2")
+    collapsed = collapse_one(g, frozenset(), "model.2")
     display = display_graph(g, collapsed)
     group = display.groups[GROUP_PREFIX + "model.2"]
     inside = [n for n, m in g.nodes(data="module") if m and m.startswith("model.2")]
@@ -101,3 +101,16 @@ def test_big_graphs_open_collapsed_and_identical_blocks_share_a_family():
     assert len({grp.family for grp in linears}) == 1 and linears[0].family_size == 6
     tanhs = [grp for grp in display.groups.values() if grp.path.endswith(".1")]
     assert tanhs[0].family != linears[0].family
+
+
+def test_wide_sequentials_get_range_boxes():
+    cap = capture("model = nn.Sequential(*[nn.Linear(2, 2) for _ in range(250)])\n"
+                  "loss = model(torch.ones(1, 2)).sum()\nloss.backward()\n")
+    g = cap.graph
+    collapsed = initial_collapse(g, max_boxes=50)
+    assert collapsed == {"model.[0-99]", "model.[100-199]", "model.[200-249]"}
+    display = display_graph(g, collapsed)
+    assert display.groups[GROUP_PREFIX + "model.[200-249]"].type_name == "range"
+    opened = expand_one(g, collapsed, "model.[200-249]")
+    assert "model.249" in opened and "model.[200-249]" not in opened
+    assert collapse_one(g, opened, "model.[200-249]") == collapsed
