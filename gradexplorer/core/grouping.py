@@ -27,7 +27,8 @@ import networkx as nx
 from .query import grad_norm
 from .summary import node_gradient, short_op
 
-__all__ = ["CHUNK", "DisplayGraph", "Group", "collapse_one", "display_graph", "expand_one", "expand_to_show",
+__all__ = ["CHUNK", "DisplayGraph", "Group", "collapse_one", "display_graph", "expand_display", "expand_one",
+           "expand_to_show",
            "initial_collapse", "module_depth", "parent_box"]
 
 GROUP_PREFIX = "group:"
@@ -106,6 +107,7 @@ class Group:
     family_size: int
     inputs: int
     outputs: int
+    signature: tuple = ()
 
     @property
     def node_id(self) -> str:
@@ -181,8 +183,80 @@ def display_graph(graph: nx.DiGraph, collapsed: frozenset[str] | set[str] = froz
                 known = True
         type_name = types.get(path, "range" if path.endswith("]") else "")
         group = Group(path, type_name, tuple(ids), math.sqrt(squares) if known else None,
-                      family, family_sizes[signature], ins[GROUP_PREFIX + path], outs[GROUP_PREFIX + path])
+                      family, family_sizes[signature], ins[GROUP_PREFIX + path], outs[GROUP_PREFIX + path],
+                      signature)
         groups[group.node_id] = group
+    return DisplayGraph(tuple(order), tuple(counts), counts, groups, owner, collapsed)
+
+
+def _make_groups(graph: nx.DiGraph, members: dict[str, list[str]], counts: dict, known_families: dict) -> dict:
+    types = graph.graph.get("module_types", {})
+    nodes = graph.nodes
+    groups = {}
+    for path, ids in members.items():
+        ops = Counter(short_op(nodes[i]["op"]) for i in ids)
+        signature = (types.get(path, ""), tuple(sorted(ops.items())))
+        family = known_families.setdefault(signature, len(known_families))
+        squares, known = 0.0, False
+        for i in ids:
+            norm = grad_norm(node_gradient(nodes[i]))
+            if norm is not None and math.isfinite(norm):
+                squares += norm * norm
+                known = True
+        box = GROUP_PREFIX + path
+        ins = sum(c for (u, v), c in counts.items() if v == box)
+        outs = sum(c for (u, v), c in counts.items() if u == box)
+        groups[box] = Group(path, types.get(path, "range" if path.endswith("]") else ""), tuple(ids),
+                            math.sqrt(squares) if known else None, family, 1, ins, outs, signature)
+    return groups
+
+
+def expand_display(graph: nx.DiGraph, display: DisplayGraph, path: str) -> DisplayGraph:
+    """``display`` with box ``path`` opened one level, touching only that box's members and edges.
+
+    The same result as ``display_graph(graph, expand_one(...))`` (family
+    numbers aside), in time proportional to the box, not to the graph: on a
+    50,000-node graph the full rebuild took 0.25 s.
+    """
+    box = GROUP_PREFIX + path
+    group = display.groups.get(box)
+    if group is None:
+        return display
+    collapsed = expand_one(graph, display.collapsed, path)
+    chains = _chains(graph)
+    modules = graph.nodes
+    owner = dict(display.owner)
+    members: dict[str, list[str]] = {}
+    replacement: list[str] = []
+    placed: set[str] = set()
+    for node_id in group.members:
+        sub = _owner_of(modules[node_id].get("module"), collapsed, chains)
+        shown = node_id if sub is None else GROUP_PREFIX + sub
+        owner[node_id] = shown
+        if sub is not None:
+            members.setdefault(sub, []).append(node_id)
+        if shown not in placed:
+            placed.add(shown)
+            replacement.append(shown)
+    counts = {key: c for key, c in display.edge_counts.items() if box not in key}
+    inside = set(group.members)
+    succ, pred = graph._succ, graph._pred
+    for node_id in group.members:
+        mine = owner[node_id]
+        for child in succ[node_id]:
+            other = owner[child]
+            if other != mine:
+                counts[(mine, other)] = counts.get((mine, other), 0) + 1
+        for parent in pred[node_id]:
+            if parent not in inside and owner[parent] != mine:
+                key = (owner[parent], mine)
+                counts[key] = counts.get(key, 0) + 1
+    families = {g.signature: g.family for g in display.groups.values()}
+    groups = {k: g for k, g in display.groups.items() if k != box}
+    groups.update(_make_groups(graph, members, counts, families))
+    order = []
+    for node_id in display.nodes:
+        order.extend(replacement if node_id == box else (node_id,))
     return DisplayGraph(tuple(order), tuple(counts), counts, groups, owner, collapsed)
 
 

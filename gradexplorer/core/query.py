@@ -3,13 +3,12 @@
 Pure functions over the graph schema (:mod:`gradexplorer.core.graph`), so the
 GUI, the CLI and tests share one meaning of "has NaN" or "first NaN".
 
-Gradient norms come from the records' statistics, not from another pass over
-the values: for ``n`` finite values, ``sum(x**2) = (n - 1) * std**2 + n * mean**2``.
+Gradient norms come from one dot product over a record's kept values, or
+from its statistics: for ``n`` finite values, ``sum(x**2) = (n - 1) * std**2 + n * mean**2``.
 """
 
 from __future__ import annotations
 
-import math
 from collections import deque
 
 import networkx as nx
@@ -38,17 +37,8 @@ FILTERS = {
 
 
 def grad_norm(record: TensorRecord | None) -> float | None:
-    """L2 norm of a record's finite values, from its statistics (None when unknown)."""
-    if record is None:
-        return None
-    stats = record.stats
-    if stats is None or stats.mean is None:
-        return None
-    finite = record.numel - stats.nan_count - stats.inf_count
-    if finite <= 0:
-        return None
-    total = max(finite - 1, 0) * stats.std ** 2 + finite * stats.mean ** 2
-    return math.sqrt(max(total, 0.0))
+    """L2 norm of a record's finite values (None when unknown); see :meth:`TensorRecord.finite_norm`."""
+    return None if record is None else record.finite_norm()
 
 
 def _nonfinite(record: TensorRecord | None) -> bool:

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QStyleOptionGraphicsItem,
 )
 
+from ..core.collector import paused_collection
 from ..core.grouping import DisplayGraph, display_graph
 from ..core.layout import Layout
 from ..core.query import grad_norm
@@ -290,6 +291,10 @@ class GraphView(QGraphicsView):
 
     def show_graph(self, graph, layout: Layout, *, passes_ran: bool, display: DisplayGraph | None = None) -> None:
         """Replace the drawing with ``display`` (default: every node of ``graph``) at ``layout``'s positions."""
+        with paused_collection():  # a full GC among thousands of new items froze the GUI for 1.5 s
+            self._show_graph(graph, layout, passes_ran=passes_ran, display=display)
+
+    def _show_graph(self, graph, layout: Layout, *, passes_ran: bool, display: DisplayGraph | None) -> None:
         if display is None:
             display = display_graph(graph)
         self.clear_graph()

@@ -37,7 +37,7 @@ from ..core import export
 from ..core.capture import Capture, versions
 from ..core.devices import list_devices, resolve_device
 from ..core.errors import DeviceUnavailableError, SnapshotError
-from ..core.grouping import GROUP_PREFIX, collapse_one, expand_one, expand_to_show, parent_box
+from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_to_show, parent_box
 from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.session import Session, ViewState, load_session, save_session, write_atomic
 from ..resources import example_paths, read_example
@@ -48,7 +48,7 @@ from .inspector import Inspector
 from .modules_pane import ModulesPane
 from .settings import Settings
 from .tensors_pane import TensorsPane
-from .worker import CaptureJob, CaptureResult, CaptureWorker, prepare_view
+from .worker import CaptureJob, CaptureResult, CaptureWorker, layout_display, prepare_view
 
 __all__ = ["MainWindow"]
 
@@ -735,10 +735,16 @@ class MainWindow(QMainWindow):
         self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
 
     def expand_group(self, path: str) -> None:
-        """Open a module box one level and centre on what it held."""
+        """Open a module box one level (only that box is recomputed) and centre on what it held."""
         if self.result is None or self.result.display is None:
             return
-        self.redisplay(expand_one(self.result.capture.graph, self.result.display.collapsed, path))
+        cap = self.result.capture
+        zoom = self.graph_view.zoom_level()
+        display = expand_display(cap.graph, self.result.display, path)
+        layout = layout_display(cap.graph, display)
+        self.result = dataclasses.replace(self.result, display=display, layout=layout)
+        self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
+        self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
         shown = [d for d in self.result.display.nodes if d == GROUP_PREFIX + path or
                  (d.startswith(GROUP_PREFIX + path + ".")) or
                  (not d.startswith(GROUP_PREFIX) and

@@ -8,7 +8,14 @@ from tests.programs import MODEL
 import pytest
 
 from gradexplorer import capture
-from gradexplorer.core.grouping import GROUP_PREFIX, collapse_one, display_graph, expand_one, initial_collapse
+from gradexplorer.core.grouping import (
+    GROUP_PREFIX,
+    collapse_one,
+    display_graph,
+    expand_display,
+    expand_one,
+    initial_collapse,
+)
 from gradexplorer.core.query import filter_nodes, first_nonfinite, grad_norm, path_to_roots, search_nodes
 from gradexplorer.core.tensors import summarize_tensor
 
@@ -79,6 +86,12 @@ def test_grouping_collapse_and_expand():
     assert group.grad_norm is not None and math.isfinite(group.grad_norm)
     opened = display_graph(g, expand_one(g, collapsed, "model.2"))
     assert {GROUP_PREFIX + "model.2.0", GROUP_PREFIX + "model.2.1"} <= set(opened.groups)
+    # The incremental expansion gives the same picture as a full rebuild.
+    quick = expand_display(g, display, "model.2")
+    assert set(quick.nodes) == set(opened.nodes) and quick.edge_counts == opened.edge_counts
+    assert quick.owner == opened.owner and quick.collapsed == opened.collapsed
+    assert {k: (v.members, v.inputs, v.outputs) for k, v in quick.groups.items()} == \
+        {k: (v.members, v.inputs, v.outputs) for k, v in opened.groups.items()}
     # Merged edges connect existing display nodes only.
     assert all(u in set(display.nodes) and v in set(display.nodes) for u, v in display.edges)
 
