@@ -22,7 +22,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Layout", "layered_layout"]
+__all__ = ["Layout", "LayoutCancelled", "layered_layout", "replace_in_layout"]
+
+
+class LayoutCancelled(Exception):
+    """Raised inside :func:`layered_layout` when ``should_stop()`` said so."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,7 @@ def layered_layout(
     h_gap: float = 24.0,
     v_gap: float = 56.0,
     sweeps: int = 3,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Layout:
     """Lay out a directed acyclic graph top-down.
 
@@ -108,6 +113,9 @@ def layered_layout(
         Box height, horizontal gap, vertical gap between layers.
     sweeps : int, keyword-only
         Barycenter passes (alternating down and up).
+    should_stop : callable, optional
+        Polled between phases and sweeps; when it returns True the layout
+        stops with :class:`LayoutCancelled` (the app's Stop button).
 
     Returns
     -------
@@ -121,6 +129,9 @@ def layered_layout(
         iu, iv = index[u], index[v]
         succ[iu].append(iv)
         pred[iv].append(iu)
+    stop = should_stop or (lambda: False)
+    if stop():
+        raise LayoutCancelled()
     layer = _layers_of(count, succ, [len(p) for p in pred])
     depth = max(layer, default=-1) + 1
     rows: list[list[int]] = [[] for _ in range(depth)]
@@ -135,6 +146,8 @@ def layered_layout(
     up = [[p for p in pred[i] if layer[p] == layer[i] - 1] for i in range(count)]
     down = [[s for s in succ[i] if layer[s] == layer[i] + 1] for i in range(count)]
     for k in range(sweeps):
+        if stop():
+            raise LayoutCancelled()
         if k % 2 == 0:
             _sweep(rows, up, position, downwards=True)
         else:
@@ -153,3 +166,40 @@ def layered_layout(
             x += widths[i] + h_gap
     height = depth * (node_height + v_gap) - v_gap if depth else 0.0
     return Layout(positions, tuple(tuple(nodes[i] for i in row) for row in rows), total_width, max(height, 0.0))
+
+
+def replace_in_layout(layout: Layout, box: str, replacement: Layout, *, h_gap: float = 24.0,
+                      v_gap: float = 56.0, node_height: float = 36.0) -> Layout:
+    """Put ``replacement`` (a small layout) where ``box`` was, moving the rest only as needed.
+
+    Used when a module box is expanded: everything else keeps its place, apart
+    from the nodes of the box's layer (pushed sideways by half the extra width)
+    and the layers below it (pushed down by the extra height), so the user does
+    not lose their bearings and only the box's content is laid out anew.
+    """
+    bx, by = layout.positions[box]
+    row_of = {node: i for i, row in enumerate(layout.layers) for node in row}
+    box_row = row_of[box]
+    extra_w = max(replacement.width - 120.0, 0.0) / 2 + h_gap
+    extra_h = max(replacement.height, 0.0)
+    positions: dict[str, tuple[float, float]] = {}
+    for node, (x, y) in layout.positions.items():
+        if node == box:
+            continue
+        if row_of[node] == box_row:
+            x = x + extra_w if x > bx else x - extra_w
+        elif row_of[node] > box_row:
+            y += extra_h
+        positions[node] = (x, y)
+    top = by
+    for node, (x, y) in replacement.positions.items():
+        positions[node] = (bx + x, top + y)
+    layers: list[list[str]] = [list(row) for row in layout.layers]
+    layers[box_row].remove(box)
+    inserted = [list(row) for row in replacement.layers]
+    # The replacement's rows are new layers starting at the box's row.
+    new_layers = layers[:box_row] + [layers[box_row] + inserted[0]] + inserted[1:] + layers[box_row + 1:]
+    new_layers = [tuple(row) for row in new_layers if row]
+    xs = [x for x, _ in positions.values()] or [0.0]
+    width = max(layout.width, (max(xs) - min(xs)) + 2 * h_gap)
+    return Layout(positions, tuple(new_layers), width, layout.height + extra_h)

@@ -344,9 +344,11 @@ class GraphView(QGraphicsView):
             item.setPos(x, y)
             scene.addItem(item)
             self.items_by_id[node_id] = item
-        margin = 60
-        scene.setSceneRect(QRectF(-layout.width / 2 - margin, -NODE_HEIGHT - margin,
-                                  layout.width + 2 * margin, layout.height + NODE_HEIGHT * 2 + 2 * margin))
+        margin = 200
+        xs = [x for x, _ in positions.values()] or [0.0]
+        ys = [y for _, y in positions.values()] or [0.0]
+        scene.setSceneRect(QRectF(min(xs) - margin, min(ys) - NODE_HEIGHT - margin,
+                                  max(xs) - min(xs) + 2 * margin, max(ys) - min(ys) + NODE_HEIGHT * 2 + 2 * margin))
         scene.blockSignals(False)
         if self.colour_mode != "kind":
             self.set_colour_mode(self.colour_mode)

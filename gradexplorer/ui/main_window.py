@@ -48,7 +48,7 @@ from .inspector import Inspector
 from .modules_pane import ModulesPane
 from .settings import Settings
 from .tensors_pane import TensorsPane
-from .worker import CaptureJob, CaptureResult, CaptureWorker, layout_display, prepare_view
+from .worker import CaptureJob, CaptureResult, CaptureWorker, expanded_layout, prepare_view
 
 __all__ = ["MainWindow"]
 
@@ -628,7 +628,7 @@ class MainWindow(QMainWindow):
         if self._worker.request_stop():
             self.status.setText("Stopping… (a running torch operation finishes first)")
         else:
-            self.status.setText("Stopping… (building the graph; it will be shown)")
+            self.status.setText("Stopping… (cancelling the graph drawing)")
 
     def _set_running(self, running: bool) -> None:
         self.run_action.setEnabled(not running)
@@ -649,7 +649,12 @@ class MainWindow(QMainWindow):
         started = time.perf_counter()
         cap = result.capture
         self.result = result
-        self.graph_view.show_graph(cap.graph, result.layout, passes_ran=bool(cap.passes), display=result.display)
+        if result.layout is None:  # drawing was stopped
+            self.graph_view.clear_graph()
+            self.console.append_message(result.note, error=True)
+        else:
+            self.graph_view.show_graph(cap.graph, result.layout, passes_ran=bool(cap.passes),
+                                       display=result.display)
         self.inspector.show_node(None, None)
         self.tensors_pane.show_explanations(cap.explanations)
         self.modules_pane.show_audits(cap.modules)
@@ -663,7 +668,9 @@ class MainWindow(QMainWindow):
         self._show_result(result)
         self.setWindowModified(True)
         cap = result.capture
-        if cap.error is None:
+        if result.layout is None:
+            self.status.setText("Stopped while drawing the graph (the capture itself is complete)")
+        elif cap.error is None:
             self.status.setText(f"Done in {result.seconds * 1000:.0f} ms: {cap.graph.number_of_nodes()} nodes, "
                                 f"{len(cap.passes)} backward pass(es)")
         else:
@@ -740,8 +747,9 @@ class MainWindow(QMainWindow):
             return
         cap = self.result.capture
         zoom = self.graph_view.zoom_level()
-        display = expand_display(cap.graph, self.result.display, path)
-        layout = layout_display(cap.graph, display)
+        old_display, old_layout = self.result.display, self.result.layout
+        display = expand_display(cap.graph, old_display, path)
+        layout = expanded_layout(cap.graph, old_display, old_layout, display, GROUP_PREFIX + path)
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
         self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))

@@ -36,11 +36,11 @@ from ..core.capture import Capture, capture
 from ..core.collector import paused_collection
 from ..core.errors import CaptureStopped, GradexplorerError
 from ..core.grouping import DisplayGraph, display_graph, initial_collapse
-from ..core.layout import Layout, layered_layout
+from ..core.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
 from ..core.summary import short_op
 
-__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "layout_capture", "layout_display",
-           "node_label", "prepare_view"]
+__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "layout_capture",
+           "layout_display", "node_label", "prepare_view"]
 
 #: Output is forwarded to the GUI at most this often (seconds).
 _FLUSH_INTERVAL = 0.05
@@ -60,9 +60,10 @@ class CaptureResult:
     """What the GUI receives: the capture, what to draw and where, all plain data."""
 
     capture: Capture
-    layout: Layout
+    layout: Layout | None
     seconds: float
     display: DisplayGraph | None = None
+    note: str = ""  # e.g. why there is no layout
 
 
 def node_label(attrs: dict) -> tuple[str, str]:
@@ -83,19 +84,37 @@ def display_width(graph, display: DisplayGraph, node_id: str) -> float:
     return 28.0 + 7.0 * max(len(op), len(names), 6)
 
 
-def layout_display(graph, display: DisplayGraph) -> Layout:
-    """Lay out a display graph with label-sized boxes (runs in any thread)."""
-    return layered_layout(list(display.nodes), list(display.edges),
-                          width_of=lambda node_id: display_width(graph, display, node_id))
+def layout_display(graph, display: DisplayGraph, *, nodes=None, should_stop=None) -> Layout:
+    """Lay out a display graph (or only ``nodes`` of it) with label-sized boxes, in any thread."""
+    ids = list(display.nodes) if nodes is None else list(nodes)
+    keep = set(ids)
+    edges = list(display.edges) if nodes is None else [(u, v) for u, v in display.edges if u in keep and v in keep]
+    return layered_layout(ids, edges, width_of=lambda node_id: display_width(graph, display, node_id),
+                          should_stop=should_stop)
 
 
-def prepare_view(cap: Capture, collapsed: frozenset[str] | None = None) -> tuple[DisplayGraph, Layout]:
-    """The display graph (big graphs start collapsed by module) and its layout."""
+def expanded_layout(graph, old: DisplayGraph, old_layout: Layout, new: DisplayGraph, box: str) -> Layout:
+    """The layout after opening ``box``: only its content is laid out, the rest keeps its place."""
+    fresh = [n for n in new.nodes if n not in old_layout.positions]
+    if box not in old_layout.positions or not fresh:
+        return layout_display(graph, new)
+    return replace_in_layout(old_layout, box, layout_display(graph, new, nodes=fresh))
+
+
+def prepare_view(cap: Capture, collapsed: frozenset[str] | None = None, *,
+                 should_stop=None) -> tuple[DisplayGraph, Layout]:
+    """The display graph (big graphs start collapsed by module) and its layout.
+
+    Raises
+    ------
+    LayoutCancelled
+        When ``should_stop()`` turned true (the user pressed Stop).
+    """
     with paused_collection():  # a full GC here would freeze the GUI thread (GIL)
         if collapsed is None:
             collapsed = initial_collapse(cap.graph)
         display = display_graph(cap.graph, collapsed)
-        return display, layout_display(cap.graph, display)
+        return display, layout_display(cap.graph, display, should_stop=should_stop)
 
 
 def layout_capture(cap: Capture) -> Layout:
@@ -117,6 +136,7 @@ class CaptureWorker(QObject):
         self.job = job
         self._thread_id: int | None = None
         self._in_user_code = threading.Event()
+        self._cancel = threading.Event()
         self._pending: list[tuple[str, str]] = []
         self._last_flush = 0.0
         self._lock = threading.Lock()
@@ -134,9 +154,14 @@ class CaptureWorker(QObject):
                                  on_output=self._on_output)
             finally:
                 self._in_user_code.clear()
-            display, layout = prepare_view(result)
+            try:
+                display, layout = prepare_view(result, should_stop=self._cancel.is_set)
+                note = ""
+            except LayoutCancelled:
+                display, layout = None, None
+                note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
             self._flush(force=True)
-            self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display))
+            self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note))
         except GradexplorerError as exc:  # e.g. the device does not exist
             self.errored.emit(str(exc))
         except CaptureStopped:  # a Stop that arrived after the user code had finished
@@ -170,8 +195,9 @@ class CaptureWorker(QObject):
             self.progressed.emit(stream, text)
 
     def request_stop(self) -> bool:
-        """Ask the running user code to stop; False when it is not running user code."""
+        """Stop the user code (True) or, once it has finished, cancel the layout (False)."""
         if self._thread_id is None or not self._in_user_code.is_set():
+            self._cancel.set()  # polled by the layout between its phases
             return False
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread_id), ctypes.py_object(CaptureStopped))
         return True

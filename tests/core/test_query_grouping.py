@@ -127,3 +127,25 @@ def test_wide_sequentials_get_range_boxes():
     opened = expand_one(g, collapsed, "model.[200-249]")
     assert "model.249" in opened and "model.[200-249]" not in opened
     assert collapse_one(g, opened, "model.[200-249]") == collapsed
+
+
+def test_layout_can_be_cancelled_and_replaced_locally():
+    from gradexplorer.core.layout import LayoutCancelled, layered_layout, replace_in_layout
+
+    nodes = [f"n{i}" for i in range(6)]
+    edges = [("n0", "n1"), ("n1", "n2"), ("n0", "n3"), ("n3", "n4"), ("n4", "n5")]
+    with pytest.raises(LayoutCancelled):
+        layered_layout(nodes, edges, should_stop=lambda: True)
+    base = layered_layout(nodes, edges)
+    inner = layered_layout(["a", "b", "c"], [("a", "b"), ("b", "c")])
+    merged = replace_in_layout(base, "n1", inner)
+    assert "n1" not in merged.positions and {"a", "b", "c"} <= set(merged.positions)
+    assert merged.positions["n0"] == base.positions["n0"]  # above the box: untouched
+    bx, by = base.positions["n1"]
+    assert merged.positions["a"] == (bx, by)
+    assert merged.positions["n2"][1] > merged.positions["c"][1]  # below the box: pushed down
+    row_y = {}
+    for node, (x, y) in merged.positions.items():
+        row_y.setdefault(y, []).append(x)
+    for xs in row_y.values():  # no two boxes at the same place
+        assert len(xs) == len(set(xs))

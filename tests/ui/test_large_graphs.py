@@ -102,3 +102,33 @@ def test_colour_by_gradient_norm_and_histogram(qtbot, window):
     assert window.inspector.value.histogram.isVisibleTo(window.inspector)
     assert sum(window.inspector.value.histogram.counts) == 32
     assert sum(window.inspector.grad.histogram.counts) == 32
+
+
+def test_expanding_keeps_the_rest_in_place_and_a_stopped_drawing_is_reported(qtbot, window):
+    from gradexplorer.ui.worker import CaptureResult
+
+    window.editor.setPlainText(MODEL)
+    result = run_and_wait(qtbot, window)
+    window.collapse_module("model.2")
+    box = GROUP_PREFIX + "model.2"
+    box_y = window.result.layout.positions[box][1]
+    above = {n: p for n, p in window.result.layout.positions.items() if p[1] < box_y}
+    window.expand_group("model.2")
+    after = window.result.layout.positions
+    assert above and all(after[n] == p for n, p in above.items())
+    window._on_worker_returned(CaptureResult(result.capture, None, 0.0, None, "Drawing the graph was stopped"))
+    assert "Drawing the graph was stopped" in window.console.toPlainText()
+    assert window.status.text().startswith("Stopped while drawing")
+    assert window.graph_view.items_by_id == {}
+
+
+def test_worker_cancels_the_layout_when_stopped_after_the_code_finished(qtbot):
+    from gradexplorer.ui.worker import CaptureJob, CaptureWorker
+
+    worker = CaptureWorker(CaptureJob(MODEL, "cpu"))
+    results = []
+    worker.returned.connect(results.append)
+    assert worker.request_stop() is False  # not in user code: cancels the drawing instead
+    worker.run()  # synchronously, in this thread
+    (result,) = results
+    assert result.capture.ok and result.layout is None and "stopped" in result.note
