@@ -108,6 +108,7 @@ class Group:
     inputs: int
     outputs: int
     signature: tuple = ()
+    nonfinite: bool = False  # some member's value or gradient has NaN/Inf
 
     @property
     def node_id(self) -> str:
@@ -133,6 +134,22 @@ def _owner_of(module: str | None, collapsed: frozenset[str], chains) -> str | No
         if prefix in collapsed:
             return prefix
     return None
+
+
+def _member_health(nodes, ids) -> tuple[float, bool, bool]:
+    """Sum of squared gradient norms (and whether any is known), and whether NaN/Inf appears."""
+    squares, known, bad = 0.0, False, False
+    for i in ids:
+        attrs = nodes[i]
+        grad = node_gradient(attrs)
+        norm = grad_norm(grad)
+        if norm is not None and math.isfinite(norm):
+            squares += norm * norm
+            known = True
+        if not bad:
+            value = attrs.get("value")
+            bad = (value is not None and value.has_nonfinite()) or (grad is not None and grad.has_nonfinite())
+    return squares, known, bad
 
 
 def display_graph(graph: nx.DiGraph, collapsed: frozenset[str] | set[str] = frozenset()) -> DisplayGraph:
@@ -174,17 +191,11 @@ def display_graph(graph: nx.DiGraph, collapsed: frozenset[str] | set[str] = froz
     for path, ids in members.items():
         signature = signatures[path]
         family = families.setdefault(signature, len(families))
-        squares = 0.0
-        known = False
-        for i in ids:
-            norm = grad_norm(node_gradient(nodes[i]))
-            if norm is not None and math.isfinite(norm):
-                squares += norm * norm
-                known = True
+        squares, known, bad = _member_health(nodes, ids)
         type_name = types.get(path, "range" if path.endswith("]") else "")
         group = Group(path, type_name, tuple(ids), math.sqrt(squares) if known else None,
                       family, family_sizes[signature], ins[GROUP_PREFIX + path], outs[GROUP_PREFIX + path],
-                      signature)
+                      signature, bad)
         groups[group.node_id] = group
     return DisplayGraph(tuple(order), tuple(counts), counts, groups, owner, collapsed)
 
@@ -197,17 +208,12 @@ def _make_groups(graph: nx.DiGraph, members: dict[str, list[str]], counts: dict,
         ops = Counter(short_op(nodes[i]["op"]) for i in ids)
         signature = (types.get(path, ""), tuple(sorted(ops.items())))
         family = known_families.setdefault(signature, len(known_families))
-        squares, known = 0.0, False
-        for i in ids:
-            norm = grad_norm(node_gradient(nodes[i]))
-            if norm is not None and math.isfinite(norm):
-                squares += norm * norm
-                known = True
+        squares, known, bad = _member_health(nodes, ids)
         box = GROUP_PREFIX + path
         ins = sum(c for (u, v), c in counts.items() if v == box)
         outs = sum(c for (u, v), c in counts.items() if u == box)
         groups[box] = Group(path, types.get(path, "range" if path.endswith("]") else ""), tuple(ids),
-                            math.sqrt(squares) if known else None, family, 1, ins, outs, signature)
+                            math.sqrt(squares) if known else None, family, 1, ins, outs, signature, bad)
     return groups
 
 

@@ -156,6 +156,18 @@ class TensorRecord:
                 self._stats_source = None
         return self.summary
 
+    def has_nonfinite(self) -> bool:
+        """Whether any value is NaN or Inf: one vectorised check, the full statistics only if needed."""
+        if self.summary is not None:
+            return self.summary.has_nonfinite
+        source = self.data if self.data is not None else self._stats_source
+        if source is None:
+            return False
+        if source.device.type == "cpu" and source.dtype in (torch.float32, torch.float64):
+            return not bool(np.isfinite(source.detach().reshape(-1).numpy()).all())
+        stats = self.stats
+        return stats is not None and stats.has_nonfinite
+
     def finite_norm(self) -> float | None:
         """L2 norm of the finite values, without computing the full statistics when avoidable.
 

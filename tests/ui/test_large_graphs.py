@@ -132,3 +132,19 @@ def test_worker_cancels_the_layout_when_stopped_after_the_code_finished(qtbot):
     worker.run()  # synchronously, in this thread
     (result,) = results
     assert result.capture.ok and result.layout is None and "stopped" in result.note
+
+
+def test_nan_is_marked_on_nodes_and_on_module_boxes(qtbot, window):
+    window.editor.setPlainText(textwrap.dedent("""\
+        model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+        with torch.no_grad():
+            model[0].weight[0, 0] = float("nan")
+        loss = model(torch.ones(1, 2)).sum()
+        loss.backward()
+    """))
+    result = run_and_wait(qtbot, window)
+    graph = result.capture.graph
+    bad = [n for n, a in graph.nodes(data=True) if a["module"] == "model.0" and a["kind"] != "leaf"]
+    assert any(window.graph_view.items_by_id[n].style[3] for n in bad)  # red border
+    window.collapse_module("model.0")
+    assert window.graph_view.items_by_id[GROUP_PREFIX + "model.0"].group.nonfinite
