@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .query import grad_norm
 from .summary import node_gradient, short_op
 
 __all__ = ["CHUNK", "DisplayGraph", "Group", "collapse_one", "display_graph", "expand_display", "expand_one",
@@ -142,13 +141,15 @@ def _member_health(nodes, ids) -> tuple[float, bool, bool]:
     for i in ids:
         attrs = nodes[i]
         grad = node_gradient(attrs)
-        norm = grad_norm(grad)
-        if norm is not None and math.isfinite(norm):
-            squares += norm * norm
-            known = True
+        if grad is not None:
+            norm, grad_bad = grad.norm_and_nonfinite()
+            bad = bad or grad_bad
+            if norm is not None and math.isfinite(norm):
+                squares += norm * norm
+                known = True
         if not bad:
             value = attrs.get("value")
-            bad = (value is not None and value.has_nonfinite()) or (grad is not None and grad.has_nonfinite())
+            bad = value is not None and value.has_nonfinite()
     return squares, known, bad
 
 

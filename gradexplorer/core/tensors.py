@@ -156,40 +156,38 @@ class TensorRecord:
                 self._stats_source = None
         return self.summary
 
-    def has_nonfinite(self) -> bool:
-        """Whether any value is NaN or Inf: one vectorised check, the full statistics only if needed."""
-        if self.summary is not None:
-            return self.summary.has_nonfinite
-        source = self.data if self.data is not None else self._stats_source
-        if source is None:
-            return False
-        if source.device.type == "cpu" and source.dtype in (torch.float32, torch.float64):
-            return not bool(np.isfinite(source.detach().reshape(-1).numpy()).all())
-        stats = self.stats
-        return stats is not None and stats.has_nonfinite
+    def norm_and_nonfinite(self) -> tuple[float | None, bool]:
+        """L2 norm of the finite values, and whether any value is NaN/Inf, in one pass when possible.
 
-    def finite_norm(self) -> float | None:
-        """L2 norm of the finite values, without computing the full statistics when avoidable.
-
-        One BLAS dot product over the kept CPU values (a few microseconds)
-        instead of the min/max/mean/std pass; non-finite values fall back to
-        the statistics, which skip them.
+        One BLAS dot product over the kept CPU values (a few microseconds): a
+        finite sum of squares proves there is no NaN/Inf; otherwise (or on
+        other devices) the statistics decide, which skip non-finite values.
         """
         if self.summary is None:
             source = self.data if self.data is not None else self._stats_source
-            if source is not None and source.device.type == "cpu" and source.is_floating_point() \
-                    and source.dtype in (torch.float32, torch.float64):
+            if source is None:
+                return None, False
+            if source.device.type == "cpu" and source.dtype in (torch.float32, torch.float64):
                 flat = source.detach().reshape(-1).numpy()
                 squares = float(np.dot(flat, flat))
                 if math.isfinite(squares):
-                    return math.sqrt(squares)
+                    return math.sqrt(squares), False
         stats = self.stats
         if stats is None or stats.mean is None:
-            return None
+            return None, bool(stats is not None and stats.has_nonfinite)
         finite = self.numel - stats.nan_count - stats.inf_count
         if finite <= 0:
-            return None
-        return math.sqrt(max(max(finite - 1, 0) * stats.std ** 2 + finite * stats.mean ** 2, 0.0))
+            return None, stats.has_nonfinite
+        norm = math.sqrt(max(max(finite - 1, 0) * stats.std ** 2 + finite * stats.mean ** 2, 0.0))
+        return norm, stats.has_nonfinite
+
+    def has_nonfinite(self) -> bool:
+        """Whether any value is NaN or Inf (see :meth:`norm_and_nonfinite`)."""
+        return self.norm_and_nonfinite()[1]
+
+    def finite_norm(self) -> float | None:
+        """L2 norm of the finite values (see :meth:`norm_and_nonfinite`)."""
+        return self.norm_and_nonfinite()[0]
 
     @property
     def numel(self) -> int:
