@@ -358,13 +358,28 @@ def _node_values(node: Node, record, named_tensors: dict, recorder: Recorder, va
     return outputs, variable, leaf_grad, requires_grad, call
 
 
-def _node_grads(node: Node, passes) -> tuple[dict[int, GradFlow], bool]:
+def _grad_records(tensors, cache: dict, value_elements: int) -> tuple[TensorRecord | None, ...]:
+    """Records of gradient tensors, one per tensor object (shared between parent and child)."""
+    result = []
+    for t in tensors:
+        if t is None:
+            result.append(None)
+            continue
+        hit = cache.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = cache[id(t)] = (t, summarize_tensor(t, value_elements=value_elements, alias=True))
+        result.append(hit[1])
+    return tuple(result)
+
+
+def _node_grads(node: Node, passes, cache: dict, value_elements: int) -> tuple[dict[int, GradFlow], bool]:
     grads = {}
     freed = False
     for p in passes:
         flow = p.node_grads.get(node)
         if flow is not None:
-            grads[p.index] = GradFlow(outputs=resolve_all(flow[1]), inputs=resolve_all(flow[0]))
+            grads[p.index] = GradFlow(outputs=_grad_records(flow[1], cache, value_elements),
+                                      inputs=_grad_records(flow[0], cache, value_elements))
             # Autograd releases a node's saved tensors right after running it.
             freed = freed or not p.retain_graph
         elif p.results:
@@ -445,10 +460,11 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
     ops = recorder.ops
     passes = recorder.passes
     facts = []
+    grad_cache: dict[int, tuple] = {}
     for node in order:
         outputs, variable, leaf_grad, requires_grad, call = _node_values(
             node, ops.get(node), named_tensors, recorder, value_elements)
-        grads, freed = _node_grads(node, passes)
+        grads, freed = _node_grads(node, passes, grad_cache, value_elements)
         saved = _read_saved(node, value_elements, freed) if saved_values and variable is None else ()
         facts.append((outputs, variable, leaf_grad, requires_grad, call, grads, saved))
     hooks_by_node: dict[Node, list[HookRecord]] = {}

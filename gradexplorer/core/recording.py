@@ -172,8 +172,8 @@ class PassRecord:
         Gradient edges of ``inputs=`` (``autograd.grad``, or ``backward(inputs=...)``).
     retain_graph, create_graph : bool
     node_grads : dict
-        ``Node -> (grads w.r.t. inputs, grads w.r.t. outputs)`` from
-        gradexplorer's own post hooks.
+        ``Node -> (grads w.r.t. inputs, grads w.r.t. outputs)``, the raw
+        tensor tuples gradexplorer's own post hooks saw, in run order.
     results : tuple of PendingRecord or None
         What ``autograd.grad`` returned.
     error : str or None
@@ -201,50 +201,28 @@ class PassRecord:
 
 
 class _GradTap:
-    """gradexplorer's own post hook: copies a node's gradients in one pass.
+    """gradexplorer's own post hook: keeps a node's gradients of one pass.
 
     It returns ``None``, which tells autograd to keep the gradients as they
-    are, so it can never change a result. A node's input gradient is often the
-    very tensor its child receives as output gradient: ``taken`` (per pass)
-    lets both share one copy.
+    are, so it can never change a result. It only stores the tuples autograd
+    passes in (the cheapest thing a hook can do: this runs once per node per
+    pass); the graph build turns them into records, sharing one record per
+    tensor (a node's input gradient is often the very tensor its child
+    receives). Holding the tensors is safe: autograd never accumulates in
+    place into a gradient someone else references.
     """
 
-    __slots__ = ("node", "grads", "snapshots", "taken")
+    __slots__ = ("node", "grads")
     __gradexplorer__ = True
 
-    def __init__(self, node: Node, grads: dict, snapshots: SnapshotBuffer, taken: dict) -> None:
+    def __init__(self, node: Node, grads: dict) -> None:
         self.node = node
         self.grads = grads
-        self.snapshots = snapshots
-        self.taken = taken
-
-    def _take(self, g: torch.Tensor | None) -> PendingRecord | None:
-        if g is None:
-            return None
-        hit = self.taken.get(id(g))
-        if hit is not None and hit[0] is g:
-            return hit[1]
-        pending = self.snapshots.take(g)
-        self.taken[id(g)] = (g, pending)
-        return pending
 
     def __call__(self, grad_inputs, grad_outputs):
         # Insertion order of ``grads`` is the order autograd ran the nodes in.
-        take = self._take
-        self.grads[self.node] = (tuple(map(take, grad_inputs)), tuple(map(take, grad_outputs)))
+        self.grads[self.node] = (grad_inputs, grad_outputs)
         return None
-
-
-class _ClearOnRemove:
-    """A pseudo hook handle that empties a dict when the pass's hooks are removed."""
-
-    __slots__ = ("target",)
-
-    def __init__(self, target: dict) -> None:
-        self.target = target
-
-    def remove(self) -> None:
-        self.target.clear()
 
 
 def _qualname(fn: Any) -> str:
@@ -534,7 +512,6 @@ class Recorder(TorchFunctionMode):
 
     def _hook_reachable(self, record: PassRecord) -> list[Any]:
         """Register a :class:`_GradTap` on every node reachable from the pass's roots."""
-        taken: dict[int, tuple[torch.Tensor, PendingRecord]] = {}
         handles = []
         seen: set[Node] = set()
         stack = [node for node, _ in record.roots]
@@ -543,12 +520,10 @@ class Recorder(TorchFunctionMode):
             if node in seen:
                 continue
             seen.add(node)
-            handles.append(node.register_hook(_GradTap(node, record.node_grads, self.snapshots, taken)))
+            handles.append(node.register_hook(_GradTap(node, record.node_grads)))
             for child, _ in node.next_functions:
                 if child is not None and child not in seen:
                     stack.append(child)
-        # Drop the gradient references the taps kept for de-duplication.
-        handles.append(_ClearOnRemove(taken))
         return handles
 
     # -- user hooks ---------------------------------------------------------------------
