@@ -180,41 +180,27 @@ def display_graph(graph: nx.DiGraph, collapsed: frozenset[str] | set[str] = froz
         counts[(du, dv)] = counts.get((du, dv), 0) + 1
         outs[du] += 1
         ins[dv] += 1
+    groups = _make_groups(graph, members, ins, outs, {})
+    return DisplayGraph(tuple(order), tuple(counts), counts, groups, owner, collapsed)
+
+
+def _make_groups(graph: nx.DiGraph, members: dict[str, list[str]], ins: Counter, outs: Counter,
+                 families: dict) -> dict[str, Group]:
+    """Boxes for ``members``; ``families`` maps known signatures to family numbers (extended here)."""
     types = graph.graph.get("module_types", {})
     nodes = graph.nodes
-    signatures = {}
-    for path, ids in members.items():
-        ops = Counter(short_op(nodes[i]["op"]) for i in ids)
-        signatures[path] = (types.get(path, ""), tuple(sorted(ops.items())))
-    families: dict[tuple, int] = {}
+    signatures = {path: (types.get(path, ""), tuple(sorted(Counter(short_op(nodes[i]["op"]) for i in ids).items())))
+                  for path, ids in members.items()}
     family_sizes = Counter(signatures.values())
     groups = {}
     for path, ids in members.items():
         signature = signatures[path]
         family = families.setdefault(signature, len(families))
         squares, known, bad = _member_health(nodes, ids)
-        type_name = types.get(path, "range" if path.endswith("]") else "")
-        group = Group(path, type_name, tuple(ids), math.sqrt(squares) if known else None,
-                      family, family_sizes[signature], ins[GROUP_PREFIX + path], outs[GROUP_PREFIX + path],
-                      signature, bad)
-        groups[group.node_id] = group
-    return DisplayGraph(tuple(order), tuple(counts), counts, groups, owner, collapsed)
-
-
-def _make_groups(graph: nx.DiGraph, members: dict[str, list[str]], counts: dict, known_families: dict) -> dict:
-    types = graph.graph.get("module_types", {})
-    nodes = graph.nodes
-    groups = {}
-    for path, ids in members.items():
-        ops = Counter(short_op(nodes[i]["op"]) for i in ids)
-        signature = (types.get(path, ""), tuple(sorted(ops.items())))
-        family = known_families.setdefault(signature, len(known_families))
-        squares, known, bad = _member_health(nodes, ids)
         box = GROUP_PREFIX + path
-        ins = sum(c for (u, v), c in counts.items() if v == box)
-        outs = sum(c for (u, v), c in counts.items() if u == box)
         groups[box] = Group(path, types.get(path, "range" if path.endswith("]") else ""), tuple(ids),
-                            math.sqrt(squares) if known else None, family, 1, ins, outs, signature, bad)
+                            math.sqrt(squares) if known else None, family, family_sizes[signature],
+                            ins[box], outs[box], signature, bad)
     return groups
 
 
@@ -259,8 +245,16 @@ def expand_display(graph: nx.DiGraph, display: DisplayGraph, path: str) -> Displ
                 key = (owner[parent], mine)
                 counts[key] = counts.get(key, 0) + 1
     families = {g.signature: g.family for g in display.groups.values()}
+    fresh = {GROUP_PREFIX + path for path in members}
+    ins: Counter = Counter()
+    outs: Counter = Counter()
+    for (u, v), c in counts.items():
+        if u in fresh:
+            outs[u] += c
+        if v in fresh:
+            ins[v] += c
     groups = {k: g for k, g in display.groups.items() if k != box}
-    groups.update(_make_groups(graph, members, counts, families))
+    groups.update(_make_groups(graph, members, ins, outs, families))
     order = []
     for node_id in display.nodes:
         order.extend(replacement if node_id == box else (node_id,))
