@@ -33,7 +33,6 @@ from dataclasses import dataclass
 
 import torch
 
-from .tensors import format_number
 
 __all__ = ["Explanation", "explain_capture"]
 
@@ -259,10 +258,3 @@ def explain_capture(capture) -> tuple[Explanation, ...]:
                 None, info.node))
     return tuple(result)
 
-
-def describe_value(record) -> str:
-    """Short text of a record for sentences (exported for the GUI)."""
-    if record is None:
-        return "None"
-    scalar = record.item()
-    return format_number(scalar) if scalar is not None else record.short()

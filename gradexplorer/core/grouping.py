@@ -28,14 +28,9 @@ from .summary import node_gradient, short_op
 
 __all__ = ["CHUNK", "DisplayGraph", "Group", "collapse_one", "display_graph", "expand_display", "expand_one",
            "expand_to_show",
-           "initial_collapse", "module_depth", "parent_box"]
+           "initial_collapse", "parent_box"]
 
 GROUP_PREFIX = "group:"
-
-
-def module_depth(path: str) -> int:
-    """``"encoder"`` is 1, ``"encoder.layers.3"`` is 3."""
-    return path.count(".") + 1
 
 
 def _prefixes(path: str) -> list[str]:

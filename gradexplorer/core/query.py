@@ -42,7 +42,8 @@ def grad_norm(record: TensorRecord | None) -> float | None:
 
 
 def _nonfinite(record: TensorRecord | None) -> bool:
-    return record is not None and record.stats is not None and record.stats.has_nonfinite
+    # The record's own check: one vectorised isfinite, not the full statistics.
+    return record is not None and record.has_nonfinite()
 
 
 def has_nonfinite(attrs: dict) -> tuple[bool, bool]:
