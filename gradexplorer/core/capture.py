@@ -53,7 +53,7 @@ from .errors import CaptureStopped, ErrorReport
 from .graph import SourceLine, _source, build_graph, node_for_tensor
 from .namespace import Bindings, find_bindings
 from .recording import HOOK_HELPER_NAME, Recorder, resolve_all, rewrite_node_hook_calls
-from .streams import DEFAULT_MAX_OUTPUT_CHARS, collect_output
+from .streams import DEFAULT_MAX_OUTPUT_CHARS, collect_output, routed_to
 from .tensors import DEFAULT_VALUE_ELEMENTS, SnapshotBuffer, TensorRecord, summarize_tensor
 
 __all__ = ["Capture", "OriginRecord", "PassSummary", "TensorInfo", "capture"]
@@ -96,6 +96,14 @@ class TensorInfo:
         Names of ``._base`` for views.
     source_names : tuple of str
         Names of the tensor it was made from (``detach``, ``.data``, ...).
+    switched_off : SourceLine or None
+        Where the user's code turned ``requires_grad`` off on it
+        (``requires_grad_(False)`` or ``.requires_grad = False``).
+    hook_gradient : SourceLine or None
+        Set when this tensor is a gradient autograd handed to a hook (which
+        kept it): the hook's line.
+    is_buffer : bool
+        A buffer of an ``nn.Module`` (``register_buffer``: running statistics).
     """
 
     names: tuple[str, ...]
@@ -113,6 +121,9 @@ class TensorInfo:
     origin: OriginRecord | None
     base_names: tuple[str, ...] = ()
     source_names: tuple[str, ...] = ()
+    switched_off: SourceLine | None = None
+    hook_gradient: SourceLine | None = None
+    is_buffer: bool = False
 
     @property
     def name(self) -> str:
@@ -139,6 +150,13 @@ class PassSummary:
         Set when the pass raised.
     root_names : tuple of str
         Names of the tensors it was called on (``("loss",)``), when named.
+    thread : str or None
+        The thread that ran it, when it was a thread the user's code started.
+    input_names : tuple of str
+        Names of ``inputs=`` tensors, when named.
+
+    A pass that raised is kept with what it delivered before the error:
+    ``error`` is set and ``source`` is the line of the call that raised.
     """
 
     index: int
@@ -151,6 +169,18 @@ class PassSummary:
     results: tuple[TensorRecord | None, ...] = ()
     error: str | None = None
     root_names: tuple[str, ...] = ()
+    thread: str | None = None
+    input_names: tuple[str, ...] = ()
+
+    @property
+    def raised(self) -> bool:
+        """True when the pass raised."""
+        return self.error is not None
+
+    @property
+    def line(self) -> int | None:
+        """The line of the call that started the pass (and raised, if it did)."""
+        return None if self.source is None else self.source.line
 
 
 @dataclass(frozen=True)
@@ -265,6 +295,7 @@ def _exception_report(exc: BaseException, filename: str, lines: list[str]) -> Er
 def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list[str],
                   value_elements: int) -> tuple[TensorInfo, ...]:
     infos = []
+    buffer_ids = {id(b) for module, _ in bindings.modules.values() for b in module.buffers(recurse=False)}
     for tensor, names in bindings.tensors.values():
         origin = recorder.origin_of(tensor)
         is_view = tensor._is_view()
@@ -272,6 +303,9 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
         source = recorder.source_of(tensor)
         retains = tensor.retains_grad
         grad = tensor.grad if (tensor.is_leaf or retains) else None
+        switched, switched_line = recorder.switched_off_line(tensor)
+        is_hook_grad, hook_line = recorder.hook_gradient_line(tensor)
+        owner = bindings.owners.get(id(tensor))
         infos.append(TensorInfo(
             names=tuple(names),
             node=node_for_tensor(tensor, ids),
@@ -289,6 +323,9 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
                 origin.op, _source(lines, origin.line), origin.grad_enabled, origin.inference_mode),
             base_names=tuple(bindings.names_of(base)) if base is not None else (),
             source_names=tuple(bindings.names_of(source)) if source is not None else (),
+            switched_off=_source(lines, switched_line) if switched else None,
+            hook_gradient=(_source(lines, hook_line) or SourceLine(0, "")) if is_hook_grad else None,
+            is_buffer=owner is not None and id(tensor) in buffer_ids,
         ))
     return tuple(infos)
 
@@ -357,7 +394,16 @@ def capture(
     program = compile(rewrite_node_hook_calls(tree), filename, "exec")
 
     snapshots = SnapshotBuffer(value_elements=value_elements)
-    recorder = Recorder(filename=filename, snapshots=snapshots, max_ops=max_ops)
+    streams: list = []
+
+    @contextlib.contextmanager
+    def thread_context():
+        # A thread the user's code starts: its prints go to this capture,
+        # and factories default to the chosen device as in the main thread.
+        with routed_to(*streams) if streams else contextlib.nullcontext(), _default_device(torch_device):
+            yield
+
+    recorder = Recorder(filename=filename, snapshots=snapshots, max_ops=max_ops, thread_context=thread_context)
     namespace: dict[str, Any] = {
         "__name__": "__main__",
         "__builtins__": builtins,
@@ -371,6 +417,7 @@ def capture(
     error = None
     started = time.perf_counter()
     with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), fewer_collections():
+        streams[:] = [out, err]
         try:
             with torch.enable_grad(), torch.inference_mode(False), _default_device(torch_device), recorder:
                 exec(program, namespace)
@@ -385,8 +432,13 @@ def capture(
     with paused_collection():
         bindings = find_bindings(namespace, skip=frozenset({HOOK_HELPER_NAME}))
         phases: dict[str, float] = {}
+        named_nodes: dict = {}
         graph, ids = build_graph(recorder, bindings, lines=lines, value_elements=value_elements,
                                  saved_values=saved_values, timings=phases)
+        for node_id, names in graph.nodes(data="names"):
+            if names:
+                named_nodes[node_id] = names
+        named_nodes = {node: named_nodes[node_id] for node, node_id in ids.items() if node_id in named_nodes}
         passes = tuple(
             PassSummary(
                 index=p.index,
@@ -399,6 +451,8 @@ def capture(
                 results=resolve_all(p.results),
                 error=p.error,
                 root_names=tuple(name for t in recorder.pass_root_tensors(p) for name in bindings.names_of(t)[:1]),
+                thread=p.thread,
+                input_names=tuple(names[0] for names in (named_nodes.get(n) for n, _ in p.inputs) if names),
             )
             for p in recorder.passes
         )

@@ -8,33 +8,60 @@ and the line that caused it where one exists.
 
 Reason codes
 ------------
-``alias``              a second name for the same tensor object (``b = a``)
-``no_grad``            made by an op under ``torch.no_grad()``: no grad_fn
-``inference_mode``     made under ``torch.inference_mode()``: can never require grad
-``detached``           made by ``.detach()``: cut from the graph
-``data``               made by ``.data``: cut from the graph, in-place changes untracked
-``view_no_grad``       a view made under no_grad: no grad_fn, in-place edits forbidden
-``view``               a view of another tensor; gradients reach the base through it
-``integer_dtype``      an integer or bool tensor: cannot require grad
-``no_requires_grad``   an ordinary tensor that never asked for gradients
-``leaf_no_backward``   a leaf that requires grad, but no backward pass ran
-``leaf_unreachable``   a leaf that requires grad, but no pass reached it: ``.grad`` is None
-``leaf_grad``          a leaf whose ``.grad`` was filled by one pass
-``grad_accumulated``   a leaf whose ``.grad`` is the sum over several passes
-``grad_reset``         a leaf reached by several passes whose ``.grad`` holds only the last one(s)
-``hook_modified``      a hook replaced the gradient flowing to this tensor
-``retains_grad``       an intermediate that keeps ``.grad`` thanks to ``retain_grad()``
-``intermediate``       an intermediate result: gradient seen on its node, no ``.grad``
+The codes, with what each means and how it is shown (``problem``: no
+gradient where one may be wanted, drawn red; ``note``: fine without a
+gradient, drawn grey; ``ok``: gets its gradient), are the :data:`REASONS`
+table; tests and the GUI read that table, not a copy of it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import torch
+import ast
+
+from .accounting import classify_leaf, leaf_steps
+
+__all__ = ["REASONS", "Explanation", "Reason", "explain_capture"]
 
 
-__all__ = ["Explanation", "explain_capture"]
+@dataclass(frozen=True)
+class Reason:
+    """One reason code: its severity and a one-line meaning."""
+
+    severity: str
+    meaning: str
+
+
+#: Every reason code an :class:`Explanation` can carry.
+REASONS: dict[str, Reason] = {
+    "alias": Reason("note", "a second name for the same tensor object (`b = a`)"),
+    "no_grad": Reason("problem", "made by an op with grad mode off (torch.no_grad(), set_grad_enabled(False)): no grad_fn"),
+    "inference_mode": Reason("problem", "made under torch.inference_mode(): can never require grad"),
+    "detached": Reason("problem", "made by .detach(): cut from the graph"),
+    "data": Reason("problem", "made by .data: cut from the graph, in-place changes untracked"),
+    "view_no_grad": Reason("problem", "a view made with grad mode off: no grad_fn, in-place edits forbidden"),
+    "view": Reason("ok", "a view of another tensor; gradients reach the base through it"),
+    "integer_dtype": Reason("note", "an integer or bool tensor: cannot require grad"),
+    "no_requires_grad": Reason("note", "a tensor that never asked for gradients: a constant to autograd (input data)"),
+    "buffer": Reason("note", "a module buffer (running statistics): updated outside autograd"),
+    "gradient_tensor": Reason("note", "a gradient a hook kept: gradients need no gradient"),
+    "grad_switched_off": Reason("problem", "requires_grad was turned off by the code (requires_grad_(False))"),
+    "leaf_no_backward": Reason("problem", "a leaf that requires grad, but no backward pass ran"),
+    "leaf_unreachable": Reason("problem", "a leaf that requires grad, but no pass delivered a gradient: .grad is None"),
+    "leaf_excluded": Reason("problem", "on a pass's graph, but the pass was limited by inputs= to other tensors"),
+    "pass_raised": Reason("problem", "on a pass's graph, but the pass raised before reaching it"),
+    "grad_returned": Reason("ok", "torch.autograd.grad returned its gradient instead of accumulating into .grad"),
+    "grad_set_by_code": Reason("note", "no pass delivered a gradient; the code assigned .grad itself"),
+    "leaf_grad": Reason("ok", "a leaf whose .grad holds what exactly one pass delivered"),
+    "grad_accumulated": Reason("ok", "a leaf whose .grad is the sum of several passes (or added to an existing .grad)"),
+    "grad_reset": Reason("ok", "a leaf whose .grad was reset between passes: it holds only the later one(s)"),
+    "grad_edited": Reason("note", "a leaf whose .grad was changed by code or a hook (clipped, scaled, assigned)"),
+    "grad_consumed": Reason("note", "a hook took the gradient during the pass (.grad set to None, optimizer in backward)"),
+    "hook_modified": Reason("ok", "a hook replaced or changed in place the gradient flowing to this tensor"),
+    "retains_grad": Reason("ok", "an intermediate that keeps .grad thanks to retain_grad()"),
+    "intermediate": Reason("ok", "an intermediate result: gradient seen on its node, no .grad"),
+}
 
 _INTEGER_DTYPES = {"bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64"}
 
@@ -56,6 +83,8 @@ class Explanation:
         registered, ...), when known.
     node : str or None
         Graph node id of the tensor, if it is in the graph.
+    severity : str
+        ``"problem"``, ``"note"`` or ``"ok"`` (see :data:`REASONS`).
     """
 
     name: str
@@ -63,6 +92,7 @@ class Explanation:
     sentence: str
     line: int | None = None
     node: str | None = None
+    severity: str = "ok"
 
 
 def _where(origin) -> str:
@@ -95,48 +125,131 @@ def _failed_backward_on(capture, name: str):
     return None
 
 
+def _pass_name(p) -> str:
+    """``the pass at line 7`` / ``the autograd.grad call at line 7`` (and its thread)."""
+    what = "the torch.autograd.grad call" if p.kind == "grad" else "the backward pass"
+    where = f" at line {p.source.line}" if p.source is not None else ""
+    thread = f" (in thread {p.thread})" if p.thread else ""
+    return f"{what}{where}{thread}"
+
+
+def _error_head(p) -> str:
+    """The error's first line, cut to a readable length."""
+    head = (p.error or "").splitlines()[0] if p.error else ""
+    return head if len(head) <= 140 else head[:137].rstrip() + "..."
+
+
+def _list(indexes) -> str:
+    return ", ".join(map(str, indexes))
+
+
 def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
     name = info.name
     origin = info.origin
-    grads = attrs.get("grads", {}) if attrs is not None else {}
-    reached = sorted(grads)
-    if not capture.passes:
+    line = _line(origin)
+    passes = capture.passes
+    if not passes:
         return ("leaf_no_backward",
                 f"{name} is a leaf that requires grad{_where(origin)}, but no backward pass ran, so its .grad is None.",
-                _line(origin))
-    if info.grad is None or not reached:
+                line)
+    attrs = attrs or {}
+    steps = leaf_steps(attrs.get("accumulation") or {})
+    reached = [s for s in steps if s.delivered is not None or s.effect != "none"]
+    node = info.node
+    on_path = set(attrs.get("on_path", ()))
+    if not reached:
+        returned = [p for p in passes if p.kind == "grad" and any(r == node for r, _ in p.inputs)]
+        if returned:
+            p = returned[-1]
+            slot = next(i for i, (r, _) in enumerate(p.inputs) if r == node)
+            value = p.results[slot] if slot < len(p.results) else None
+            return ("grad_returned",
+                    f"{_pass_name(p)} returned {name}'s gradient ({_value(value)}) instead of adding it to .grad: "
+                    f"torch.autograd.grad never touches .grad, so {name}.grad is {_value(info.grad)}. "
+                    f"Use loss.backward() if you want it accumulated.", line)
+        excluded = [p for p in passes if p.kind == "backward" and p.inputs and p.index in on_path
+                    and all(r != node for r, _ in p.inputs)]
+        if excluded:
+            p = excluded[-1]
+            only = ", ".join(p.input_names) or "other tensors"
+            return ("leaf_excluded",
+                    f"{name} is on the graph of {_pass_name(p)}, but that pass was limited to inputs=[{only}], so "
+                    f"autograd computed no gradient for {name}; its .grad is {_value(info.grad)}.", line)
+        raised = [p for p in passes if p.raised and p.index in on_path]
+        if raised:
+            p = raised[-1]
+            return ("pass_raised",
+                    f"{name} is on the graph of {_pass_name(p)}, but that pass raised before reaching it "
+                    f"({_error_head(p)}), so its .grad is {_value(info.grad)}.", p.line or line)
+        if info.grad is not None:
+            return ("grad_set_by_code",
+                    f"No backward pass delivered a gradient to {name}, yet its .grad is {_value(info.grad)}: "
+                    f"your code assigned it (for example {name}.grad = ...).", line)
+        if on_path:
+            p = passes[max(on_path)]
+            return ("leaf_unreachable",
+                    f"{name} is on the graph of {_pass_name(p)}, but no gradient arrived (the ops between the loss and "
+                    f"{name} sent none: a non-differentiable step, or a hook that returned a zero/None gradient "
+                    f"upstream), so its .grad stayed None.", line)
         return ("leaf_unreachable",
                 f"{name} requires grad, but it is not on the backward path of any pass (the passes started from "
                 f"{_pass_roots(capture)}), so its .grad stayed None. Check that it is used to compute the loss.",
-                _line(origin))
-    if len(reached) == 1:
-        p = capture.passes[reached[0]]
-        where = f" at line {p.source.line}" if p.source is not None else ""
+                line)
+    code, contributing, change = classify_leaf(steps, info.grad)
+    value = _value(info.grad)
+    failed = [s.index for s in reached if passes[s.index].raised] if all(s.index < len(passes) for s in reached) else []
+    tail = ""
+    if failed:
+        tail = (f" Pass {_list(failed)} raised ({_error_head(passes[failed[-1]])}) after delivering this gradient: "
+                f"what arrived before the error stays in .grad.")
+    if code == "leaf_grad":
+        p = passes[contributing[0]]
         return ("leaf_grad",
-                f"{name} is a leaf that requires grad: the backward pass{where} filled its .grad with "
-                f"{_value(info.grad)}.", p.source.line if p.source is not None else _line(origin))
-    per_pass = [grads[i].outputs[0] for i in reached if grads[i].outputs and grads[i].outputs[0] is not None]
-    total = _sum_records(per_pass)
-    if total is not None and info.grad.data is not None and torch.allclose(total, info.grad.data.double(),
-                                                                           rtol=1e-4, atol=1e-6):
+                f"{name} is a leaf that requires grad: {_pass_name(p)} filled its .grad with {value}.{tail}", line)
+    if code == "grad_accumulated":
+        pre = any(s.before_change == "preexisting" for s in steps)
+        if pre and len(contributing) <= 1:
+            p = passes[contributing[0]] if contributing else passes[reached[0].index]
+            return ("grad_accumulated",
+                    f"{name}'s .grad already held {_value(steps[0].before)} before {_pass_name(p)}, which added its "
+                    f"gradient ({_value(steps[-1].delivered)}) to it: .grad is now {value}. PyTorch accumulates "
+                    f"into .grad; set {name}.grad = None first if you want only this pass's gradient.{tail}", line)
         return ("grad_accumulated",
-                f"{name}'s .grad is the sum over {len(reached)} backward passes (passes {', '.join(map(str, reached))}): "
-                f"PyTorch adds each pass's gradient to .grad. Call optimizer.zero_grad() (or set .grad = None) "
-                f"between passes if that is not what you want.", _line(origin))
-    return ("grad_reset",
-            f"{name} was reached by {len(reached)} passes, but its .grad ({_value(info.grad)}) holds only the last "
-            f"gradient(s): it was reset in between (zero_grad or .grad = None).", _line(origin))
-
-
-def _sum_records(records) -> torch.Tensor | None:
-    if not records or any(r.data is None for r in records):
-        return None
-    total = records[0].data.double().clone()
-    for r in records[1:]:
-        if r.data.shape != total.shape:
-            return None
-        total += r.data.double()
-    return total
+                f"{name}'s .grad ({value}) is the sum over {len(contributing)} backward passes (passes "
+                f"{_list(contributing)}): PyTorch adds each pass's gradient to .grad. Call optimizer.zero_grad() "
+                f"(or set .grad = None) between passes if that is not what you want.{tail}", line)
+    if code == "grad_reset":
+        if contributing:
+            return ("grad_reset",
+                    f"{name} was reached by {len(reached)} passes, but .grad was reset in between (zero_grad or "
+                    f".grad = None), so it ({value}) holds only pass(es) {_list(contributing)}.{tail}", line)
+        return ("grad_reset",
+                f"{name} got gradients from passes {_list(s.index for s in reached)}, but .grad was reset after the "
+                f"last one (zero_grad or .grad = None): it is {value} now.{tail}", line)
+    if code == "grad_consumed":
+        hook = next((h for h in attrs.get("hooks", ()) if h.kind == "post_accumulate"), None)
+        who = f"the post-accumulate hook {hook.qualname}" if hook is not None else "a hook"
+        s = next(s for s in reversed(steps) if s.effect == "consumed")
+        return ("grad_consumed",
+                f"{_pass_name(passes[s.index])} delivered {_value(s.delivered)} to {name}, and {who} then took it "
+                f"(it set .grad to None, as an optimizer step inside backward does), so .grad is {value}.", line)
+    # grad_edited
+    if change == "in_pass":
+        s = next(s for s in steps if s.effect == "changed")
+        return ("grad_edited",
+                f"During {_pass_name(passes[s.index])} {name}'s .grad went from {_value(s.before)} to {_value(s.after)}, "
+                f"which is not before + the delivered {_value(s.delivered)}: a hook changed it (a post-accumulate "
+                f"hook, or an inner backward). It is {value} at the end.", line)
+    edited_after = next((s.index for s in steps if s.before_change == "edited"), None)
+    if edited_after is not None:
+        return ("grad_edited",
+                f"{name}'s .grad was changed by your code between passes (before pass {edited_after} it was "
+                f"{_value(next(s.before for s in steps if s.index == edited_after))}, not what the previous pass left: "
+                f"clipped, scaled or assigned), so it is not a plain sum of gradients: {value} at the end.", line)
+    last = steps[-1]
+    return ("grad_edited",
+            f"{_pass_name(passes[last.index])} left {name}.grad = {_value(last.after)}; your code then changed it "
+            f"(clipped, scaled or assigned) to {value}.", line)
 
 
 def _changed_hook(attrs, output_nr: int):
@@ -148,6 +261,72 @@ def _changed_hook(attrs, output_nr: int):
                 if call.changed:
                     return hook, call
     return None, None
+
+
+def _grad_off_context(capture, line: int | None) -> str:
+    """How grad mode was off at ``line``: the ``with`` item that turned it off, read from the code.
+
+    Grad mode is one thread-local flag; ``torch.no_grad()``,
+    ``torch.set_grad_enabled(False)`` and a ``@torch.no_grad()`` function all
+    clear it, and the recorded flag cannot tell them apart. The enclosing
+    ``with`` statement (or decorator) in the user's code can.
+    """
+    if line is None:
+        return "with grad mode off"
+    tree = _parsed(capture.code)
+    best = None
+    if tree is not None:
+        for node in ast.walk(tree):
+            end = getattr(node, "end_lineno", None)
+            if end is None or not (node.lineno <= line <= end):
+                continue
+            items = []
+            if isinstance(node, (ast.With, ast.AsyncWith)):
+                items = [item.context_expr for item in node.items]
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                items = list(node.decorator_list)
+            for expr in items:
+                text = ast.get_source_segment(capture.code, expr) or ""
+                if any(key in text for key in ("no_grad", "set_grad_enabled", "inference_mode", "grad_enabled")):
+                    if best is None or node.lineno >= best[0]:
+                        best = (node.lineno, text)
+    if best is None:
+        return "with grad mode off"
+    text = best[1]
+    if "@" not in text and not text.endswith(")"):
+        text += "()"
+    return f"under {text}"
+
+
+_parse_cache: dict[str, ast.Module | None] = {}
+
+
+def _parsed(code: str) -> ast.Module | None:
+    if code not in _parse_cache:
+        if len(_parse_cache) > 8:
+            _parse_cache.clear()
+        try:
+            _parse_cache[code] = ast.parse(code)
+        except (SyntaxError, ValueError):
+            _parse_cache[code] = None
+    return _parse_cache[code]
+
+
+def _assigned_from(capture, target: str, value: str) -> int | None:
+    """The line of a plain ``target = value`` in the code, if there is one."""
+    tree = _parsed(capture.code)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == value.split(".")[0]:
+            if any(isinstance(t, ast.Name) and t.id == target for t in node.targets) and "." not in value:
+                return node.lineno
+    return None
+
+
+def _node_source(attrs) -> str:
+    source = (attrs or {}).get("source")
+    return "" if source is None else f" at line {source.line} (`{source.text}`)"
 
 
 def _explain_first(capture, info) -> tuple[str, str, int | None]:
@@ -177,32 +356,52 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
                 f"{name} is the .data{src}{_where(origin)}: like detach() it is cut from the graph, and autograd does "
                 f"not even notice in-place changes made through it (wrong gradients without an error); prefer "
                 f".detach().", _line(origin))
-    if info.is_view and info.grad_fn is None and origin is not None and not origin.grad_enabled:
+    if info.is_view and info.grad_fn is None and origin is not None and not origin.grad_enabled \
+            and info.switched_off is None:
         base = info.base_names[0] if info.base_names else "its base"
         return ("view_no_grad",
-                f"{name} is a view of {base} made under torch.no_grad(){_where(origin)}: it shows "
-                f"requires_grad={info.requires_grad} but has no grad_fn, so no gradient flows back to {base} through "
-                f"it, and changing it in place with grad mode on raises an error (PyTorch issue 11390).",
+                f"{name} is a view of {base} made {_grad_off_context(capture, _line(origin))}{_where(origin)}: it "
+                f"shows requires_grad={info.requires_grad} but has no grad_fn, so no gradient flows back to {base} "
+                f"through it, and changing it in place with grad mode on raises an error (PyTorch issue 11390).",
                 _line(origin))
     if info.grad_fn is None and not info.requires_grad:
+        if info.switched_off is not None:
+            line = info.switched_off.line or None
+            kept = f" Its .grad still holds what earlier passes left: {_value(info.grad)}." if info.grad is not None else ""
+            return ("grad_switched_off",
+                    f"{name} stopped requiring grad when your code turned it off at line {line} "
+                    f"(`{info.switched_off.text}`): autograd no longer tracks it, and later passes give it nothing."
+                    f"{kept}", line)
+        if info.hook_gradient is not None:
+            where = f" at line {info.hook_gradient.line}" if info.hook_gradient.line else ""
+            return ("gradient_tensor",
+                    f"{name} is a gradient that autograd handed to your hook{where}, which kept it: a gradient is a "
+                    f"plain result and needs no gradient of its own.", info.hook_gradient.line or _line(origin))
+        if info.is_buffer:
+            return ("buffer",
+                    f"{name} is a module buffer (register_buffer, e.g. BatchNorm's running statistics): the module "
+                    f"updates it itself, outside autograd, and it needs no gradient.", _line(origin))
         if origin is not None and not origin.grad_enabled:
             failed = _failed_backward_on(capture, name)
             tail = (f" Calling {name}.backward() fails with \"does not require grad\""
                     + (f", as it did at line {failed.source.line}." if failed is not None and failed.source else "."))
+            context = _grad_off_context(capture, _line(origin))
             return ("no_grad",
-                    f"{name} is a new tensor made by {made} under torch.no_grad() (line {_line(origin)}): "
-                    f"no_grad only affects tensors created by operations inside it, and this one was, so it has "
-                    f"no grad_fn and requires_grad=False.{tail}", _line(origin))
+                    f"{name} is a new tensor made by {made} {context} (line {_line(origin)}): grad mode off only "
+                    f"affects tensors created by operations while it is off, and this one was, so it has no grad_fn "
+                    f"and requires_grad=False.{tail}", _line(origin))
+        where = "" if origin is None else f" (made by {made} at line {_line(origin)})"
         return ("no_requires_grad",
-                f"{name} does not require grad (made by {made}{'' if origin is None else f' at line {_line(origin)}'} "
-                f"with requires_grad=False, the default): autograd does not track it. Pass requires_grad=True or call "
-                f".requires_grad_() if you need its gradient.", _line(origin))
+                f"{name} does not require grad{where}: autograd treats it as a constant, which is right for input "
+                f"data, targets and statistics. Only if you want its gradient, create it with requires_grad=True "
+                f"or call {name}.requires_grad_().", _line(origin))
     output_nr = info.output_nr
     hook, call = _changed_hook(attrs, output_nr)
     if hook is not None:
         where = f" registered at line {hook.source.line}" if hook.source is not None else ""
+        how = "changed in place" if call.in_place else "replaced"
         return ("hook_modified",
-                f"The hook {hook.qualname}{where} replaced the gradient flowing to {name} in pass {call.pass_index}: "
+                f"The hook {hook.qualname}{where} {how} the gradient flowing to {name} in pass {call.pass_index}: "
                 f"{_value(call.before[0] if call.before else None)} before, "
                 f"{_value(call.after[0] if call.after else None)} after.",
                 hook.source.line if hook.source is not None else _line(origin))
@@ -215,20 +414,32 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
                 f"{name} is an intermediate result, but retain_grad() was called on it"
                 f"{f' at line {line}' if line else ''}, so its .grad is kept: {_value(info.grad)}.", line)
     grad = None
+    last_index = None
     if attrs is not None and attrs.get("grads"):
-        last = attrs["grads"][max(attrs["grads"])]
+        last_index = max(attrs["grads"])
+        last = attrs["grads"][last_index]
         grad = last.outputs[output_nr] if output_nr < len(last.outputs) else None
+    node_line = (attrs or {}).get("source")
+    line = node_line.line if node_line is not None else _line(origin)
     if info.is_view:
         base = info.base_names[0] if info.base_names else "its base"
         return ("view",
                 f"{name} is a view of {base} (it shares its memory); gradients reach {base} through its grad_fn "
-                f"{info.grad_fn}.", _line(origin))
-    seen = f" Its gradient in the last pass was {_value(grad)} (on its node)." if grad is not None else \
-        " No backward pass went through it."
+                f"{info.grad_fn}.", line)
+    if grad is not None:
+        p = capture.passes[last_index] if last_index < len(capture.passes) else None
+        which = "the last pass" if last_index == len(capture.passes) - 1 else \
+            f"pass {last_index}, the last one that reached it"
+        where = f" ({_pass_name(p)})" if p is not None else ""
+        seen = f" Its gradient in {which}{where} was {_value(grad)} (on its node)."
+    elif capture.passes:
+        seen = " No backward pass reached it."
+    else:
+        seen = " No backward pass ran."
     return ("intermediate",
-            f"{name} is an intermediate result ({info.grad_fn}{_where(origin)}): PyTorch keeps no .grad for it."
-            f"{seen} Use {name}.retain_grad() or {name}.register_hook(...) to keep it in your own code.",
-            _line(origin))
+            f"{name} is an intermediate result ({info.grad_fn}{_node_source(attrs) or _where(origin)}): PyTorch keeps "
+            f"no .grad for it.{seen} Use {name}.retain_grad() or {name}.register_hook(...) to keep it in your own "
+            f"code.", line)
 
 
 def explain_capture(capture) -> tuple[Explanation, ...]:
@@ -248,13 +459,22 @@ def explain_capture(capture) -> tuple[Explanation, ...]:
     for info in capture.tensors:
         code, sentence, line = _explain_first(capture, info)
         first = info.names[0]
-        result.append(Explanation(first, code, sentence, line, info.node))
+        result.append(Explanation(first, code, sentence, line, info.node, REASONS[code].severity))
         for other in info.names[1:]:
             gets = "still gets a gradient" if info.requires_grad else "gets no gradient either"
+            assigned = _assigned_from(capture, other, first)
+            if assigned is not None:
+                context = _grad_off_context(capture, assigned)
+                why = f"`{other} = {first}` at line {assigned} only adds a name (Python never copies a tensor on assignment)"
+                if context.startswith("under "):
+                    why += f"; {context.removeprefix('under ')} only affects tensors created by operations inside it"
+            elif "." in other or "[" in other:
+                why = f"it is the same object stored in another place (`{other}`)"
+            else:
+                why = ("the op that made it returned its input object itself (an in-place op, or a custom "
+                       "Function that marks it dirty with ctx.mark_dirty)")
             result.append(Explanation(
                 other, "alias",
-                f"{other} is the same tensor object as {first} (`{other} = {first}` only adds a name): no_grad only "
-                f"affects tensors created by operations inside it, so {other} {gets}, exactly like {first}.",
-                None, info.node))
+                f"{other} is the same tensor object as {first}: {why}, so {other} {gets}, exactly like {first}.",
+                assigned, info.node, REASONS["alias"].severity))
     return tuple(result)
-

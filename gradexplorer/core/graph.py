@@ -52,6 +52,13 @@ Node attributes
     Leaves only: ``AccumulateGrad.variable`` at the end of the run.
 ``grad`` : TensorRecord or None
     Leaves only: ``variable.grad`` at the end of the run (accumulated).
+``accumulation`` : dict of int to LeafPass
+    Leaves only, per pass that could change ``.grad``: the gradient the pass
+    delivered to the accumulator, and copies of ``.grad`` just before and
+    just after the pass (see :mod:`gradexplorer.core.accounting`).
+``on_path`` : tuple of int
+    The passes whose backward graph contains this node (reachable from their
+    roots), whether or not a gradient arrived.
 ``requires_grad`` : bool
 ``grads`` : dict of int to GradFlow
     Per pass index: gradients w.r.t. the node's outputs (``outputs``, the
@@ -108,6 +115,7 @@ from .tensors import TensorRecord, summarize_tensor
 __all__ = [
     "GradFlow",
     "HookCallRecord",
+    "LeafPass",
     "HookRecord",
     "SavedValue",
     "SourceLine",
@@ -134,6 +142,24 @@ class GradFlow:
 
 
 @dataclass(frozen=True)
+class LeafPass:
+    """What one pass did at a leaf's gradient accumulator.
+
+    Attributes
+    ----------
+    delivered : TensorRecord or None
+        The gradient autograd handed to ``AccumulateGrad`` in this pass (after
+        the leaf's tensor hooks), None when none arrived.
+    before, after : TensorRecord or None
+        ``.grad`` just before and just after the pass (None: ``.grad`` was None).
+    """
+
+    delivered: TensorRecord | None
+    before: TensorRecord | None
+    after: TensorRecord | None
+
+
+@dataclass(frozen=True)
 class SavedValue:
     """One saved attribute of a node.
 
@@ -155,10 +181,11 @@ class HookCallRecord:
     pass_index: int | None
     before: tuple[TensorRecord | None, ...]
     after: tuple[TensorRecord | None, ...] | None
+    in_place: bool = False
 
     @property
     def changed(self) -> bool:
-        """True when the hook returned a replacement gradient."""
+        """True when the hook changed the gradient (by value): returned another one, or edited it in place."""
         return self.after is not None
 
 
@@ -171,6 +198,7 @@ class HookRecord:
     output_nr: int
     source: SourceLine | None
     calls: tuple[HookCallRecord, ...]
+    library: bool = False
 
 
 _FREED_MARK = "freed"
@@ -392,6 +420,33 @@ def _node_grads(node: Node, passes, cache: dict, value_elements: int) -> tuple[d
     return grads, freed
 
 
+def _copy_record(t, value_elements: int) -> TensorRecord | None:
+    return None if t is None else summarize_tensor(t, value_elements=value_elements, alias=True)
+
+
+def _node_accumulation(node: Node, passes, value_elements: int) -> dict[int, LeafPass]:
+    """Per pass: what reached the accumulator and ``.grad`` around the pass."""
+    result = {}
+    for p in passes:
+        around = p.leaf_grads.get(node)
+        flow = p.node_grads.get(node)
+        delivered = flow[1][0] if flow is not None and flow[1] else None
+        if around is None and flow is None:
+            continue
+        before, after = around if around is not None else (None, None)
+        if delivered is None and around is not None and _same_tensor_values(before, after):
+            continue  # the pass left this .grad alone
+        result[p.index] = LeafPass(_copy_record(delivered, value_elements), _copy_record(before, value_elements),
+                                   _copy_record(after, value_elements))
+    return result
+
+
+def _same_tensor_values(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.shape == b.shape and a.dtype == b.dtype and bool(torch.equal(a, b))
+
+
 def _assemble(node_items: list[tuple[str, dict]], edge_attrs: dict[tuple[str, str], dict]) -> nx.DiGraph:
     """A fresh DiGraph filled through its documented dict-of-dicts storage.
 
@@ -466,21 +521,26 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
             node, ops.get(node), named_tensors, recorder, value_elements)
         grads, freed = _node_grads(node, passes, grad_cache, value_elements)
         saved = _read_saved(node, value_elements, freed) if saved_values and variable is None else ()
-        facts.append((outputs, variable, leaf_grad, requires_grad, call, grads, saved))
+        accumulation = _node_accumulation(node, passes, value_elements) if variable is not None else {}
+        facts.append((outputs, variable, leaf_grad, requires_grad, call, grads, saved, accumulation))
     hooks_by_node: dict[Node, list[HookRecord]] = {}
     for h in recorder.hooks:
         hooks_by_node.setdefault(h.node, []).append(HookRecord(
             h.kind, h.qualname, h.output_nr, _source(lines, h.line),
-            tuple(HookCallRecord(c.pass_index, resolve_all(c.before), resolve_all(c.after)) for c in h.calls)))
+            tuple(HookCallRecord(c.pass_index, resolve_all(c.before), resolve_all(c.after), c.in_place)
+                  for c in h.calls), h.library))
     snapshot_seconds = time.perf_counter() - started
 
     # The graph part: attribute dicts, edges, roots, paths.
     started = time.perf_counter()
     module_paths = {key: names[0] for key, (_, names) in bindings.modules.items()}
     grad_order: dict[Node, dict[int, int]] = {}
+    on_path: dict[Node, tuple[int, ...]] = {}
     for p in passes:
         for position, node in enumerate(p.node_grads):
             grad_order.setdefault(node, {})[p.index] = position
+        for node in p.reachable:
+            on_path[node] = on_path.get(node, ()) + (p.index,)
     edge_attrs: dict[tuple[str, str], dict] = {}
     for u, v, slot, input_nr in edges:
         key = (ids[u], ids[v])
@@ -498,7 +558,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
     no_names: tuple[str, ...] = ()
     sources: dict[int | None, SourceLine | None] = {None: None}
     node_items = []
-    for node, (outputs, variable, leaf_grad, requires_grad, call, grads, saved) in zip(order, facts):
+    for node, (outputs, variable, leaf_grad, requires_grad, call, grads, saved, accumulation) in zip(order, facts):
         node_id = ids[node]
         is_root = node_id not in consumed
         if variable is not None:
@@ -513,6 +573,11 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
         if source is False:
             source = sources[line] = _source(lines, line)
         names = named.get(node)
+        if variable is not None and not names:
+            # A leaf whose tensor no longer requires grad (requires_grad_(False)
+            # after a pass) has no gradient edge, but its accumulator still
+            # holds it: name it through .variable.
+            names = bindings.names_of(node.variable)
         if call is not None and call.module is not None:
             module = module_paths.get(call.module)
         elif variable is not None:
@@ -533,6 +598,8 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
             "outputs": outputs,
             "variable": variable,
             "grad": leaf_grad,
+            "accumulation": accumulation,
+            "on_path": on_path.get(node, ()),
             "requires_grad": requires_grad,
             "grads": grads,
             "saved": saved,

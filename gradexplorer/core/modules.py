@@ -27,7 +27,10 @@ from torch import nn
 
 from .tensors import TensorRecord, summarize_tensor
 
-__all__ = ["ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules"]
+__all__ = ["WARNING_CODES", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules"]
+
+#: Every code a :class:`ModuleWarning` can carry.
+WARNING_CODES = ("plain_tensor_attribute", "non_persistent_buffer", "parameter_without_grad", "mixed_devices")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,26 @@ thread running torch at the same time is not recorded. For each call it
   ``Node.register_prehook``) so that each call's gradient before and after the
   hook is recorded.
 
+Per-pass accounting at the leaves: PyTorch adds each pass's gradient to a
+leaf's ``.grad``, often *in place* into the very tensor an earlier pass
+stored there, so ``.grad`` alone cannot tell what one pass delivered. For every
+gradient accumulator a pass can reach (and every parameter of a module that
+ran, which a reentrant checkpoint fills from an inner pass) the recorder copies
+``.grad`` just before and just after the pass, and the accumulator's tap
+copies the gradient it was handed. Those three facts are what
+:mod:`gradexplorer.core.accounting` turns into reason codes.
+
+Threads: the mode is thread-local, so a ``threading.Thread`` that the user's
+code starts would be invisible. While a capture runs, ``Thread.start`` is
+patched (process-wide, routed by thread like the other patches) so that a
+thread started by a capturing thread runs its target under the same recorder.
+
+Library-internal autograd: ``autograd.grad`` / ``backward`` calls made from
+inside torch itself (``torch.func``, ``torch.utils.checkpoint``) are not user
+passes: they run untapped and unrecorded, and what they leave in ``.grad`` is
+seen by the enclosing user pass's before/after copies. Ops on functorch's
+wrapped tensors (inside ``torch.func.grad``/``vmap``) are not recorded either.
+
 Inside ``__torch_function__`` PyTorch disables the mode, so the torch calls
 made by gradexplorer itself (copies, hooks) are never recorded.
 """
@@ -30,11 +50,14 @@ made by gradexplorer itself (copies, hooks) are never recorded.
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
 import itertools
+import os
 import sys
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -68,6 +91,18 @@ _INPLACE_DUNDERS = frozenset({
 })
 
 _BACKWARD_FUNCS = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
+_post_accumulate_register = torch.Tensor.register_post_accumulate_grad_hook
+
+#: Files of torch's own package: a backward call made from there is library-internal.
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+#: The API wrappers a user's backward call passes through before the mode sees it.
+_PASS_WRAPPERS = (
+    os.path.join(_TORCH_DIR, "overrides.py"),
+    os.path.join(_TORCH_DIR, "_tensor.py"),
+    os.path.join(_TORCH_DIR, "autograd", "__init__.py"),
+)
+_THIS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_functorch_active = torch._C._are_functorch_transforms_active
 
 
 class TensorOrigin(NamedTuple):
@@ -117,11 +152,17 @@ class OpRecord:
 
 @dataclass
 class HookCall:
-    """One call of a user hook during a pass: the gradient before and after."""
+    """One call of a hook during a pass: the gradient before and after.
+
+    ``after`` is None when the gradient is unchanged (compared by value);
+    ``in_place`` says the hook changed it in place rather than by returning a
+    new one.
+    """
 
     pass_index: int | None
     before: tuple[PendingRecord | None, ...]
-    after: tuple[PendingRecord | None, ...] | None  # None: the hook returned None (no change)
+    after: tuple[PendingRecord | None, ...] | None
+    in_place: bool = False
 
 
 @dataclass
@@ -132,8 +173,12 @@ class HookInfo:
     ----------
     kind : str
         ``"tensor"`` (``Tensor.register_hook``), ``"retain_grad"``,
-        ``"node_post"`` (``Node.register_hook``) or ``"node_pre"``
-        (``Node.register_prehook``).
+        ``"node_post"`` (``Node.register_hook``), ``"node_pre"``
+        (``Node.register_prehook``) or ``"post_accumulate"``
+        (``Tensor.register_post_accumulate_grad_hook``, which optimizers use).
+    library : bool
+        Registered by library code (torch's module hooks, an optimizer), not
+        by a line of the user's code.
     qualname : str
         The hook function's ``__qualname__`` (``save_grad.<locals>.hook``).
     node : Node
@@ -152,6 +197,7 @@ class HookInfo:
     output_nr: int
     line: int | None
     calls: list[HookCall] = field(default_factory=list)
+    library: bool = False
 
 
 @dataclass
@@ -185,6 +231,16 @@ class PassRecord:
         checks them against the recorder's weak references. (A second weak
         reference to the root of a 100,000-op chain made its deallocation
         crash in torch 2.13.)
+    reachable : dict of Node to None
+        Every node on the pass's graph (reachable from its roots), in walk
+        order. A dict, not a set: torch 2.13 crashes freeing a 100,000-node
+        chain whose Python node wrappers are released in hash order.
+    leaf_grads : dict
+        ``AccumulateGrad node -> [.grad before, .grad after]`` as copies
+        (None where ``.grad`` was None), for every accumulator the pass could
+        reach and every parameter of a module that ran.
+    thread : str or None
+        The name of the thread that ran it, when not the capture's own.
     """
 
     index: int
@@ -198,6 +254,9 @@ class PassRecord:
     results: tuple[PendingRecord | None, ...] = ()
     error: str | None = None
     root_ids: list[int] = field(default_factory=list)
+    reachable: dict = field(default_factory=dict)
+    leaf_grads: dict[Node, list] = field(default_factory=dict)
+    thread: str | None = None
 
 
 class _GradTap:
@@ -223,6 +282,41 @@ class _GradTap:
         # Insertion order of ``grads`` is the order autograd ran the nodes in.
         self.grads[self.node] = (grad_inputs, grad_outputs)
         return None
+
+
+class _LeafTap(_GradTap):
+    """The tap of a gradient accumulator: keeps a *copy* of what it was handed.
+
+    AccumulateGrad may store the incoming tensor itself as ``.grad`` (when
+    nothing else references it) and a later pass then adds into it in place
+    (``variable_grad += new_grad`` in torch's accumulate_grad.h), so a
+    reference would show the final sum for the first pass.
+    """
+
+    __slots__ = ()
+
+    def __call__(self, grad_inputs, grad_outputs):
+        self.grads[self.node] = (grad_inputs, tuple(
+            None if g is None else g.detach().clone() for g in grad_outputs))
+        return None
+
+
+_accumulator_types: dict[type, bool] = {}
+
+
+def _is_accumulator(node: Node) -> bool:
+    """An ``AccumulateGrad`` node (it has ``.variable``); cached per node type."""
+    cls = type(node)
+    known = _accumulator_types.get(cls)
+    if known is None:
+        known = _accumulator_types[cls] = hasattr(node, "variable")
+    return known
+
+
+def _copy_grad(t) -> torch.Tensor | None:
+    """A detached copy of ``t.grad`` now (None when it is None)."""
+    grad = t.grad
+    return None if grad is None else grad.detach().clone()
 
 
 def _qualname(fn: Any) -> str:
@@ -325,6 +419,50 @@ def _module_left(module, args, output):
 
 
 _global_handles: list[Any] = []
+_original_thread_start = threading.Thread.start
+_custom_node_type = torch.autograd.function.BackwardCFunction
+_original_node_register = {name: _custom_node_type.__dict__.get(name) for name in ("register_hook", "register_prehook")}
+
+
+def _following_thread_start(thread: threading.Thread) -> None:
+    """``Thread.start`` that lets a thread started by a capturing thread be recorded too.
+
+    The target runs under the same :class:`Recorder` (its mode pushed in the
+    new thread, whose grad mode starts enabled as in any new thread), so its
+    ops and passes are recorded; threads it starts are followed in turn.
+    """
+    recorder = _apply_recorders.get(threading.get_ident())
+    if recorder is not None and not recorder.closed and not getattr(thread, "_gradexplorer_followed", False):
+        thread._gradexplorer_followed = True
+        run = thread.run
+
+        def followed_run():
+            with recorder.following_thread():
+                run()
+
+        thread.run = followed_run
+    _original_thread_start(thread)
+
+
+def _register_custom_node_hook(kind: str):
+    original = getattr(torch._C._FunctionBase, "register_hook" if kind == "node_post" else "register_prehook")
+
+    def register(node, hook, *args, **kwargs):
+        """``BackwardCFunction.register_(pre)hook`` that sees library-registered node hooks.
+
+        A C++ node's ``register_hook`` cannot be patched, but custom Function
+        nodes are Python classes; torch's module backward hooks
+        (``register_full_backward_hook``) register theirs on such nodes.
+        """
+        recorder = _apply_recorders.get(threading.get_ident())
+        if recorder is not None and not recorder.closed and not getattr(hook, "__gradexplorer__", False) \
+                and not getattr(hook, "_gradexplorer_wrapped", False):
+            info = HookInfo(kind, _qualname(hook), node, 0, recorder.user_line(), library=True)
+            recorder.hooks.append(info)
+            hook = recorder._wrap(info, hook)
+        return original(node, hook, *args, **kwargs)
+
+    return register
 
 
 class Recorder(TorchFunctionMode):
@@ -340,10 +478,22 @@ class Recorder(TorchFunctionMode):
     max_ops : int
         Record at most this many nodes; later ones are counted in
         ``dropped_ops`` but not recorded (bounds memory on endless loops).
+    thread_context : callable, optional
+        Returns a context manager entered in every thread the user's code
+        starts (the capture routes that thread's output and sets its default
+        device with it).
     """
 
-    def __init__(self, *, filename: str, snapshots: SnapshotBuffer, max_ops: int = 500_000) -> None:
+    def __init__(self, *, filename: str, snapshots: SnapshotBuffer, max_ops: int = 500_000,
+                 thread_context: Callable[[], Any] | None = None) -> None:
         super().__init__()
+        self.thread_context = thread_context
+        #: True once the capture has ended: threads still running stop recording.
+        self.closed = False
+        #: ``id(tensor) -> line`` of ``requires_grad_(False)`` / ``.requires_grad = False``.
+        self.grad_switched_off: dict[int, tuple[weakref.ref, int | None]] = {}
+        #: ids of gradient tensors autograd passed to hooks (weakly checked).
+        self.hook_gradients: dict[int, tuple[weakref.ref, int | None]] = {}
         self.filename = filename
         self.snapshots = snapshots
         self.max_ops = max_ops
@@ -364,26 +514,64 @@ class Recorder(TorchFunctionMode):
         #: every module that ran, by id (kept alive so that ids stay unique).
         self.modules: dict[int, Any] = {}
 
-    def __enter__(self):
+    @staticmethod
+    def _install_patches() -> None:
+        """Process-wide patches, routed by thread (see the module docstring). Under ``_apply_lock``."""
+        torch.autograd.Function.apply = classmethod(_recording_apply)
+        _global_handles.append(torch.nn.modules.module.register_module_forward_pre_hook(_module_entered))
+        _global_handles.append(torch.nn.modules.module.register_module_forward_hook(_module_left))
+        threading.Thread.start = _following_thread_start
+        _custom_node_type.register_hook = _register_custom_node_hook("node_post")
+        _custom_node_type.register_prehook = _register_custom_node_hook("node_pre")
+
+    @staticmethod
+    def _remove_patches() -> None:
+        torch.autograd.Function.apply = _original_apply
+        while _global_handles:
+            _global_handles.pop().remove()
+        threading.Thread.start = _original_thread_start
+        for name, original in _original_node_register.items():
+            if original is None:
+                with contextlib.suppress(AttributeError):
+                    delattr(_custom_node_type, name)
+            else:
+                setattr(_custom_node_type, name, original)
+
+    def _route(self, ident: int) -> None:
         with _apply_lock:
             if not _apply_recorders:
-                torch.autograd.Function.apply = classmethod(_recording_apply)
-                # Process-wide like the apply patch, and routed by thread the same way.
-                _global_handles.append(torch.nn.modules.module.register_module_forward_pre_hook(_module_entered))
-                _global_handles.append(torch.nn.modules.module.register_module_forward_hook(_module_left))
-            _apply_recorders[self.thread_id] = self
+                self._install_patches()
+            _apply_recorders[ident] = self
+
+    def _unroute(self, ident: int) -> None:
+        with _apply_lock:
+            if _apply_recorders.get(ident) is self:
+                del _apply_recorders[ident]
+            if not _apply_recorders:
+                self._remove_patches()
+
+    def __enter__(self):
+        self._route(self.thread_id)
         return super().__enter__()
 
     def __exit__(self, *exc_info):
         try:
             return super().__exit__(*exc_info)
         finally:
-            with _apply_lock:
-                _apply_recorders.pop(self.thread_id, None)
-                if not _apply_recorders:
-                    torch.autograd.Function.apply = _original_apply
-                    while _global_handles:
-                        _global_handles.pop().remove()
+            self.closed = True
+            self._unroute(self.thread_id)
+
+    @contextlib.contextmanager
+    def following_thread(self):
+        """Record the calling thread (one the user's code started) into this recorder."""
+        ident = threading.get_ident()
+        context = self.thread_context() if self.thread_context is not None else contextlib.nullcontext()
+        self._route(ident)
+        try:
+            with context, _ThreadMode(self):
+                yield
+        finally:
+            self._unroute(ident)
 
     # -- where are we in the user's code -------------------------------------------------
     def user_line(self) -> int | None:
@@ -400,14 +588,22 @@ class Recorder(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if kwargs is None:
             kwargs = {}
+        if self.closed:
+            return func(*args, **kwargs)
         if func in _BACKWARD_FUNCS:
             return self._run_pass(func, args, kwargs)
         if func is torch.Tensor.register_hook:
             return self._register_tensor_hook(args, kwargs)
+        if func is _post_accumulate_register:
+            return self._register_post_accumulate_hook(args, kwargs)
         name = getattr(func, "__name__", "")
         if (name[-1:] == "_" and name[-2:] != "__") or name in _INPLACE_DUNDERS or "out" in kwargs:
             self._before_inplace(args, kwargs)
         out = func(*args, **kwargs)
+        if _functorch_active():
+            # Inside torch.func.grad / vmap: functorch's wrapped tensors and
+            # internal nodes, not the user's graph.
+            return out
         if name == "__get__":
             name = getattr(getattr(func, "__self__", None), "__name__", "")
             if name not in _RECORDED_GETTERS:
@@ -416,9 +612,14 @@ class Recorder(TorchFunctionMode):
                 self.snapshots.alias(out, args[0])
         elif name == "detach" and isinstance(out, torch.Tensor) and args:
             self.snapshots.alias(out, args[0])
-        elif name == "__set__" or name == "retain_grad":
+        elif name == "__set__" or name == "retain_grad" or name == "requires_grad_":
             if name == "retain_grad" and args:
                 self._note_retain_grad(args[0])
+            elif name == "requires_grad_" and args and isinstance(args[0], torch.Tensor):
+                self._note_requires_grad(args[0])
+            elif name == "__set__" and len(args) >= 2 and isinstance(args[0], torch.Tensor) \
+                    and getattr(getattr(func, "__self__", None), "__name__", "") == "requires_grad":
+                self._note_requires_grad(args[0])
             return out
         if isinstance(out, torch.Tensor):
             self._record_outputs(name, (out,), args)
@@ -475,7 +676,26 @@ class Recorder(TorchFunctionMode):
             return {}
         return dict(bound.arguments)
 
+    def _is_internal_call(self) -> bool:
+        """Whether the backward call being handled comes from inside torch itself.
+
+        The first frame outside the API wrappers (``Tensor.backward``,
+        ``torch.autograd.grad``, the override dispatch) and outside
+        gradexplorer is the caller: under torch's own directory it is
+        ``torch.func`` or a reentrant checkpoint, not the user.
+        """
+        frame = sys._getframe(2)
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if filename.startswith(_THIS_DIR) or filename in _PASS_WRAPPERS:
+                frame = frame.f_back
+                continue
+            return filename.startswith(_TORCH_DIR)
+        return False
+
     def _run_pass(self, func, args, kwargs):
+        if self._is_internal_call():
+            return func(*args, **kwargs)
         params = self._bind(func, args, kwargs)
         if func is torch.autograd.grad:
             kind, root_tensors = "grad", _tensor_args(params.get("outputs"))
@@ -491,10 +711,14 @@ class Recorder(TorchFunctionMode):
         retain_graph = create_graph if retain is None else bool(retain)
         roots = [e for e in map(edge_of, root_tensors) if e is not None]
         inputs = [e for e in map(edge_of, input_tensors) if e is not None]
+        thread = None if threading.get_ident() == self.thread_id else threading.current_thread().name
         record = PassRecord(len(self.passes), kind, self.user_line(), roots, inputs, retain_graph, create_graph,
-                            root_ids=[id(t) for t in root_tensors])
+                            root_ids=[id(t) for t in root_tensors], thread=thread)
         self.passes.append(record)
         handles = self._hook_reachable(record)
+        leaves = self._accounted_leaves(record)
+        for node, var in leaves:
+            record.leaf_grads[node] = [_copy_grad(var), None]
         previous, self.active_pass = self.active_pass, record
         try:
             result = func(*args, **kwargs)
@@ -505,22 +729,40 @@ class Recorder(TorchFunctionMode):
             self.active_pass = previous
             for handle in handles:
                 handle.remove()
+            for node, var in leaves:
+                record.leaf_grads[node][1] = _copy_grad(var)
         if kind == "grad" and isinstance(result, tuple):
-            take = self.snapshots.take
+            take = self.snapshots.take_copy
             record.results = tuple(None if g is None else take(g) for g in result)
         return result
 
+    def _accounted_leaves(self, record: PassRecord) -> list[tuple[Node, torch.Tensor]]:
+        """Accumulators whose ``.grad`` the pass may change: reachable ones and module parameters."""
+        leaves: dict[Node, torch.Tensor] = {}
+        for node in record.reachable:
+            if _is_accumulator(node):
+                leaves[node] = node.variable
+        for module in list(self.modules.values()):
+            for param in module.parameters(recurse=False):
+                if param.requires_grad:
+                    edge = edge_of(param)
+                    if edge is not None and edge[0] not in leaves:
+                        leaves[edge[0]] = param
+        return list(leaves.items())
+
     def _hook_reachable(self, record: PassRecord) -> list[Any]:
-        """Register a :class:`_GradTap` on every node reachable from the pass's roots."""
+        """Register a tap on every node reachable from the pass's roots."""
         handles = []
-        seen: set[Node] = set()
+        seen = record.reachable
+        grads = record.node_grads
         stack = [node for node, _ in record.roots]
         while stack:
             node = stack.pop()
             if node in seen:
                 continue
-            seen.add(node)
-            handles.append(node.register_hook(_GradTap(node, record.node_grads)))
+            seen[node] = None
+            tap = _LeafTap(node, grads) if _is_accumulator(node) else _GradTap(node, grads)
+            handles.append(node.register_hook(tap))
             for child, _ in node.next_functions:
                 if child is not None and child not in seen:
                     stack.append(child)
@@ -537,23 +779,101 @@ class Recorder(TorchFunctionMode):
             return tuple(take(g) if isinstance(g, torch.Tensor) else None for g in value)
         return ()
 
+    def _note_hook_gradients(self, grads) -> None:
+        """Remember gradient tensors handed to a hook: a hook that keeps one names a gradient."""
+        line = self.user_line()
+        for g in grads:
+            items = g if isinstance(g, (tuple, list)) else (g,)
+            for t in items:
+                if isinstance(t, torch.Tensor):
+                    self.hook_gradients[id(t)] = (weakref.ref(t), line)
+
     def _wrap(self, info: HookInfo, hook):
         recorder = self
 
         def wrapped(*grads):
             # The first argument is what the hook may replace: the tensor's
             # gradient, a post hook's grad_inputs, a pre hook's grad_outputs.
-            # Copy it before the call, in case the hook changes it in place.
+            # Copy it before the call: the hook may change it in place, which
+            # only a comparison by value can see.
             before = recorder._snapshot_grads(grads[0])
+            recorder._note_hook_gradients(grads)
             result = hook(*grads)
-            after = None if result is None else recorder._snapshot_grads(result)
             index = recorder.active_pass.index if recorder.active_pass is not None else None
-            info.calls.append(HookCall(index, before, after))
+            if result is not None:
+                after, in_place = recorder._snapshot_grads(result), False
+                if _same_values(before, after):
+                    after = None
+            else:
+                current = recorder._snapshot_grads(grads[0])
+                in_place = not _same_values(before, current)
+                after = current if in_place else None
+            info.calls.append(HookCall(index, before, after, in_place))
             return result
 
         wrapped.__wrapped__ = hook
+        wrapped._gradexplorer_wrapped = True
         wrapped.__qualname__ = getattr(hook, "__qualname__", "hook")
         return wrapped
+
+    def _register_post_accumulate_hook(self, args, kwargs):
+        """``Tensor.register_post_accumulate_grad_hook``: wrapped to see ``.grad`` before and after the hook."""
+        tensor = args[0]
+        hook = args[1] if len(args) > 1 else kwargs["hook"]
+        edge = edge_of(tensor)
+        if edge is None or getattr(hook, "_gradexplorer_wrapped", False):
+            return _post_accumulate_register(tensor, hook)
+        line = self.user_line()
+        info = HookInfo("post_accumulate", _qualname(hook), edge[0], 0, line,
+                        library=not self._called_from_user_code())
+        self.hooks.append(info)
+        recorder = self
+
+        def wrapped(param):
+            before = (None if param.grad is None else recorder.snapshots.take_copy(param.grad),)
+            result = hook(param)
+            after_grad = param.grad
+            after = (None if after_grad is None else recorder.snapshots.take_copy(after_grad),)
+            changed = not _same_values(before, after)
+            index = recorder.active_pass.index if recorder.active_pass is not None else None
+            info.calls.append(HookCall(index, before, after if changed else None, changed))
+            return result
+
+        wrapped._gradexplorer_wrapped = True
+        wrapped.__wrapped__ = hook
+        return _post_accumulate_register(tensor, wrapped)
+
+    def _called_from_user_code(self) -> bool:
+        """Whether the innermost frame outside torch and gradexplorer is the user's file."""
+        frame = sys._getframe(2)
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if filename == self.filename:
+                return True
+            if not (filename.startswith(_THIS_DIR) or filename.startswith(_TORCH_DIR)):
+                return False
+            frame = frame.f_back
+        return False
+
+    def _note_requires_grad(self, tensor: torch.Tensor) -> None:
+        if not tensor.requires_grad:
+            self.grad_switched_off[id(tensor)] = (weakref.ref(tensor), self.user_line())
+        else:
+            self.grad_switched_off.pop(id(tensor), None)
+
+    def switched_off_line(self, tensor: torch.Tensor) -> tuple[bool, int | None]:
+        """Whether the user's code turned ``requires_grad`` off on ``tensor``, and at which line."""
+        entry = self.grad_switched_off.get(id(tensor))
+        if entry is None or entry[0]() is not tensor:
+            return False, None
+        return True, entry[1]
+
+    def hook_gradient_line(self, tensor: torch.Tensor) -> tuple[bool, int | None]:
+        """Whether ``tensor`` is a gradient autograd handed to a hook (and the hook's line)."""
+        entry = self.hook_gradients.get(id(tensor))
+        if entry is None or entry[0]() is not tensor:
+            return False, None
+        return True, entry[1]
 
     def _register_tensor_hook(self, args, kwargs):
         tensor = args[0]
@@ -561,7 +881,8 @@ class Recorder(TorchFunctionMode):
         edge = edge_of(tensor)
         if edge is None:  # PyTorch raises its own clear error for this
             return torch.Tensor.register_hook(tensor, hook)
-        info = HookInfo("tensor", _qualname(hook), edge[0], edge[1], self.user_line())
+        info = HookInfo("tensor", _qualname(hook), edge[0], edge[1], self.user_line(),
+                        library=not self._called_from_user_code())
         self.hooks.append(info)
         return torch.Tensor.register_hook(tensor, self._wrap(info, hook))
 
@@ -608,6 +929,43 @@ class Recorder(TorchFunctionMode):
         """The tensor ``tensor`` was made from (detached, viewed, ``.data``), if alive."""
         entry = self._entry(tensor)
         return None if entry is None or entry[2] is None else entry[2]()
+
+
+class _ThreadMode(TorchFunctionMode):
+    """The recorder's mode, pushed in a thread the user's code started.
+
+    A separate mode object per thread (modes live on per-thread stacks); it
+    hands every call to the one :class:`Recorder`, whose state is shared.
+    """
+
+    def __init__(self, recorder: Recorder) -> None:
+        super().__init__()
+        self.recorder = recorder
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return self.recorder.__torch_function__(func, types, args, kwargs)
+
+
+def _same_values(a: tuple, b: tuple) -> bool:
+    """Whether two tuples of pending records hold the same values (NaN equals NaN)."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x is None or y is None:
+            if x is not y:
+                return False
+            continue
+        tx, ty = x._tensor, y._tensor
+        if tx is None or ty is None:  # summarised at once (over the memory budget): compare records
+            if x.resolve() != y.resolve():
+                return False
+            continue
+        if tx.shape != ty.shape or tx.dtype != ty.dtype or not torch.equal(tx, ty):
+            if not (tx.shape == ty.shape and tx.dtype == ty.dtype and tx.is_floating_point()
+                    and bool(torch.isnan(tx).eq(torch.isnan(ty)).all())
+                    and bool(torch.nan_to_num(tx).eq(torch.nan_to_num(ty)).all())):
+                return False
+    return True
 
 
 def resolve_all(pending: tuple[PendingRecord | None, ...] | None) -> tuple[TensorRecord | None, ...] | None:

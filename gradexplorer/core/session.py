@@ -56,7 +56,7 @@ from .. import __version__
 from .capture import Capture, OriginRecord, PassSummary, TensorInfo, versions
 from .errors import ErrorReport, SnapshotError
 from .explain import Explanation
-from .graph import GradFlow, HookCallRecord, HookRecord, SavedValue, SourceLine
+from .graph import GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
 from .modules import ModuleAudit, ModuleWarning, StateEntry
 from .snapshot import FORMAT as CAPTURE_FORMAT
 from .snapshot import SCHEMA_VERSION as CAPTURE_SCHEMA
@@ -344,10 +344,19 @@ def _node_attrs(d: dict, path: str) -> dict:
             after = c.get("after")
             calls.append(HookCallRecord(_R.int_(c.get("pass_index"), f"{p}.calls[{j}].pass_index", optional=True),
                                         _records(c.get("before", []), f"{p}.calls[{j}].before"),
-                                        None if after is None else _records(after, f"{p}.calls[{j}].after")))
+                                        None if after is None else _records(after, f"{p}.calls[{j}].after"),
+                                        _R.bool_(c.get("in_place", False), f"{p}.calls[{j}].in_place")))
         hooks.append(HookRecord(_R.str_(h.get("kind"), f"{p}.kind"), _R.str_(h.get("qualname"), f"{p}.qualname"),
                                 _R.int_(h.get("output_nr", 0), f"{p}.output_nr"), _source(h.get("source"), f"{p}.source"),
-                                tuple(calls)))
+                                tuple(calls), _R.bool_(h.get("library", False), f"{p}.library")))
+    accumulation = {}
+    for key, lp in _R.obj(d.get("accumulation", {}), f"{path}.accumulation").items():
+        if not key.isdigit():
+            raise _R.fail(f"{path}.accumulation", "keyed by pass numbers")
+        lp = _R.obj(lp, f"{path}.accumulation.{key}")
+        accumulation[int(key)] = LeafPass(*(record_from_dict(lp.get(k), f"{path}.accumulation.{key}.{k}")
+                                            for k in ("delivered", "before", "after")))
+    on_path = tuple(_R.int_(v, f"{path}.on_path") for v in _R.list_(d.get("on_path", []), f"{path}.on_path"))
     value = record_from_dict(d.get("value"), f"{path}.value")
     via = d.get("path_via")
     if via is not None:
@@ -369,6 +378,8 @@ def _node_attrs(d: dict, path: str) -> dict:
         "outputs": _records(d.get("outputs", []), f"{path}.outputs"),
         "variable": record_from_dict(d.get("variable"), f"{path}.variable"),
         "grad": record_from_dict(d.get("grad"), f"{path}.grad"),
+        "accumulation": accumulation,
+        "on_path": on_path,
         "requires_grad": _R.bool_(d.get("requires_grad", True), f"{path}.requires_grad"),
         "grads": grads,
         "saved": tuple(saved),
@@ -383,6 +394,13 @@ def _node_attrs(d: dict, path: str) -> dict:
         "dtype": None if value is None else value.dtype,
         "device": None if value is None else value.device,
     }
+
+
+def _severity(value, path: str) -> str:
+    value = _R.str_(value, path)
+    if value not in ("problem", "note", "ok"):
+        raise _R.fail(path, "problem, note or ok")
+    return value
 
 
 def _grad_order(d, path: str) -> dict[int, int]:
@@ -475,7 +493,9 @@ def capture_from_dict(doc: dict) -> Capture:
                                   _R.bool_(ps.get("create_graph"), f"{p}.create_graph"),
                                   _records(ps.get("results", []), f"{p}.results"),
                                   _R.str_(ps.get("error"), f"{p}.error", optional=True),
-                                  _R.strs(ps.get("root_names", []), f"{p}.root_names")))
+                                  _R.strs(ps.get("root_names", []), f"{p}.root_names"),
+                                  _R.str_(ps.get("thread"), f"{p}.thread", optional=True),
+                                  _R.strs(ps.get("input_names", []), f"{p}.input_names")))
     tensors = []
     for i, t in enumerate(_R.list_(doc.get("tensors", []), "capture.tensors")):
         p = f"capture.tensors[{i}]"
@@ -496,7 +516,9 @@ def capture_from_dict(doc: dict) -> Capture:
             *(_R.bool_(t.get(k), f"{p}.{k}") for k in
               ("requires_grad", "is_leaf", "retains_grad", "is_view", "is_inference", "is_parameter")),
             _R.str_(t.get("grad_fn"), f"{p}.grad_fn", optional=True), origin,
-            _R.strs(t.get("base_names", []), f"{p}.base_names"), _R.strs(t.get("source_names", []), f"{p}.source_names")))
+            _R.strs(t.get("base_names", []), f"{p}.base_names"), _R.strs(t.get("source_names", []), f"{p}.source_names"),
+            _source(t.get("switched_off"), f"{p}.switched_off"), _source(t.get("hook_gradient"), f"{p}.hook_gradient"),
+            _R.bool_(t.get("is_buffer", False), f"{p}.is_buffer")))
     explanations = []
     for i, e in enumerate(_R.list_(doc.get("explanations", []), "capture.explanations")):
         p = f"capture.explanations[{i}]"
@@ -504,7 +526,8 @@ def capture_from_dict(doc: dict) -> Capture:
         explanations.append(Explanation(_R.str_(e.get("name"), f"{p}.name"), _R.str_(e.get("code"), f"{p}.code"),
                                         _R.str_(e.get("sentence"), f"{p}.sentence"),
                                         _R.int_(e.get("line"), f"{p}.line", optional=True),
-                                        _R.str_(e.get("node"), f"{p}.node", optional=True)))
+                                        _R.str_(e.get("node"), f"{p}.node", optional=True),
+                                        _severity(e.get("severity", "ok"), f"{p}.severity")))
     modules = tuple(_module_audit(m, f"capture.modules[{i}]")
                     for i, m in enumerate(_R.list_(doc.get("modules", []), "capture.modules")))
     error = doc.get("error")

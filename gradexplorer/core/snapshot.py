@@ -56,7 +56,8 @@ def record_to_dict(record: TensorRecord) -> dict[str, Any]:
     stats = record.stats
     if data is not None:
         if data.is_complex():
-            values = _clean(torch.view_as_real(data).tolist())
+            # view_as_real refuses a tensor with an unresolved conjugate bit (x.conj()).
+            values = _clean(torch.view_as_real(data.resolve_conj()).tolist())
         else:
             values = data.tolist()
             if stats is not None and stats.has_nonfinite:

@@ -16,7 +16,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 
-__all__ = ["DEFAULT_MAX_OUTPUT_CHARS", "OutputCollector", "ThreadRoutedStream", "collect_output"]
+__all__ = ["routed_to", "DEFAULT_MAX_OUTPUT_CHARS", "OutputCollector", "ThreadRoutedStream", "collect_output"]
 
 #: Characters kept per stream and run; the rest is dropped with a notice.
 DEFAULT_MAX_OUTPUT_CHARS = 1_000_000
@@ -127,6 +127,22 @@ def collect_output(*, max_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
         err_router.routes[ident] = err
     try:
         yield out, err
+    finally:
+        with _install_lock:
+            out_router.routes.pop(ident, None)
+            err_router.routes.pop(ident, None)
+
+
+@contextlib.contextmanager
+def routed_to(out: OutputCollector, err: OutputCollector) -> Iterator[None]:
+    """Send the calling thread's writes to existing collectors (a thread the user's code started)."""
+    ident = threading.get_ident()
+    with _install_lock:
+        out_router, err_router = _router("stdout"), _router("stderr")
+        out_router.routes[ident] = out
+        err_router.routes[ident] = err
+    try:
+        yield
     finally:
         with _install_lock:
             out_router.routes.pop(ident, None)

@@ -394,6 +394,11 @@ def summarize_tensor(
         return TensorRecord(shape, dtype, device, rg, None, None, f"{t.layout} tensor: values are not captured")
     numel = t.numel()
     on_cpu = dev.type == "cpu"
+    if t.is_conj() or t.is_neg():
+        # Lazy conjugate/negative views (x.conj()): materialise them, so that
+        # numpy, view_as_real and session files read the values they show.
+        t = t.resolve_conj().resolve_neg()
+        alias = True
     try:
         if numel <= value_elements:
             if alias and on_cpu:

@@ -7,9 +7,9 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 
 __all__ = ["TensorsPane"]
 
-#: Reasons that mean "no gradient here", drawn in a warning colour.
-_NO_GRADIENT = {"no_grad", "inference_mode", "detached", "data", "view_no_grad", "integer_dtype",
-                "leaf_unreachable", "no_requires_grad"}
+#: Colours of the reason code by :attr:`Explanation.severity` (core.explain.REASONS):
+#: red where a gradient may be missing, grey where none is needed.
+_SEVERITY_COLOURS = {"problem": Qt.GlobalColor.darkRed, "note": Qt.GlobalColor.darkGray}
 
 
 class TensorsPane(QTableWidget):
@@ -50,8 +50,9 @@ class TensorsPane(QTableWidget):
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(exp.sentence)
-                if column == 1 and exp.code in _NO_GRADIENT:
-                    item.setForeground(Qt.GlobalColor.darkRed)
+                colour = _SEVERITY_COLOURS.get(exp.severity)
+                if column == 1 and colour is not None:
+                    item.setForeground(colour)
                 self.setItem(row, column, item)
         self.resizeRowsToContents()
 

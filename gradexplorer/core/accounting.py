@@ -1,0 +1,202 @@
+"""What each backward pass did to a leaf's ``.grad``: per-pass accounting from recorded facts.
+
+PyTorch adds every pass's gradient into a leaf's ``.grad`` (``AccumulateGrad``),
+and user code or library hooks may edit ``.grad`` between passes (clipping,
+scaling, ``zero_grad``, an optimizer step inside a post-accumulate hook). The
+recorder keeps three facts per pass and leaf (see
+:class:`~gradexplorer.core.graph.LeafPass`): the gradient the pass
+*delivered*, and copies of ``.grad`` just *before* and just *after* it. This
+module turns them, plus ``.grad`` at the end of the run, into a history of
+steps and one of the reason codes of :mod:`gradexplorer.core.explain`:
+
+``leaf_grad``         ``.grad`` holds exactly what one pass delivered
+``grad_accumulated``  ``.grad`` holds the sum of several passes (or a pass added to a ``.grad`` that was already there)
+``grad_reset``        ``.grad`` was reset (None or zeros) between passes, so it holds only the later pass(es)
+``grad_edited``       something other than a pass changed ``.grad`` (clipped, scaled, assigned)
+``grad_consumed``     a hook took the gradient during the pass (``.grad`` set to None, e.g. an optimizer step in backward)
+
+Everything here reads plain records only (no live tensors), so a reopened
+session gets the same answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from .tensors import TensorRecord
+
+__all__ = ["LeafStep", "classify_leaf", "leaf_steps", "same_value", "sum_values"]
+
+
+@dataclass(frozen=True)
+class LeafStep:
+    """One pass at one leaf.
+
+    Attributes
+    ----------
+    index : int
+        The pass.
+    delivered, before, after : TensorRecord or None
+        See :class:`~gradexplorer.core.graph.LeafPass`.
+    before_change : str
+        What happened to ``.grad`` between the previous pass and this one:
+        ``"first"`` (first pass, ``.grad`` None or zero), ``"preexisting"``
+        (first pass, ``.grad`` already held a value), ``"kept"``, ``"reset"``
+        (set to None or zeroed), ``"edited"`` (changed to something else).
+    effect : str
+        What the pass did: ``"filled"`` (``.grad`` = delivered), ``"added"``
+        (``.grad`` += delivered), ``"consumed"`` (a hook left ``.grad`` None),
+        ``"changed"`` (``.grad`` changed in a way the delivery does not
+        explain: a hook edited it), ``"none"`` (nothing arrived).
+    """
+
+    index: int
+    delivered: TensorRecord | None
+    before: TensorRecord | None
+    after: TensorRecord | None
+    before_change: str
+    effect: str
+
+
+def _tensor(record: TensorRecord | None) -> torch.Tensor | None:
+    if record is None or record.data is None:
+        return None
+    data = record.data.resolve_conj().resolve_neg()
+    return data.to(torch.complex128) if data.is_complex() else data.double()
+
+
+def same_value(a: TensorRecord | None, b: TensorRecord | None) -> bool:
+    """Whether two records hold the same values (``None`` equals only ``None``).
+
+    Compared with a relative tolerance of 1e-6 (float32 sums in another
+    order differ in the last bits); records without values compare their
+    statistics.
+    """
+    if a is None or b is None:
+        return a is b
+    if a.shape != b.shape:
+        return False
+    ta, tb = _tensor(a), _tensor(b)
+    if ta is None or tb is None:
+        return a.stats == b.stats
+    return bool(torch.allclose(ta, tb, rtol=1e-6, atol=1e-12, equal_nan=True))
+
+
+def _is_zero(record: TensorRecord | None) -> bool:
+    if record is None:
+        return True
+    t = _tensor(record)
+    if t is None:
+        stats = record.stats
+        return stats is not None and stats.min == 0 and stats.max == 0
+    return bool((t == 0).all())
+
+
+def sum_values(records) -> torch.Tensor | None:
+    """The sum of records' values (float64), or None when any has no values or shapes differ."""
+    total = None
+    for r in records:
+        t = _tensor(r)
+        if t is None:
+            return None
+        if total is None:
+            total = t.clone()
+        elif t.shape != total.shape:
+            return None
+        else:
+            total = total + t
+    return total
+
+
+def _matches(record: TensorRecord | None, value: torch.Tensor | None) -> bool:
+    t = _tensor(record)
+    if t is None or value is None or t.shape != value.shape:
+        return False
+    return bool(torch.allclose(t, value.to(t.dtype), rtol=1e-5, atol=1e-7, equal_nan=True))
+
+
+def leaf_steps(accumulation: dict) -> list[LeafStep]:
+    """The steps of a leaf's ``accumulation`` attribute, in pass order."""
+    steps = []
+    previous_after = None
+    for position, index in enumerate(sorted(accumulation)):
+        lp = accumulation[index]
+        before, after, delivered = lp.before, lp.after, lp.delivered
+        if position == 0:
+            before_change = "first" if _is_zero(before) else "preexisting"
+        elif same_value(before, previous_after):
+            before_change = "kept"
+        elif _is_zero(before):
+            before_change = "reset"
+        else:
+            before_change = "edited"
+        if delivered is None:
+            effect = "none" if same_value(before, after) else "changed"
+        elif after is None:
+            effect = "consumed"
+        elif before is None and same_value(after, delivered):
+            effect = "filled"
+        elif before is not None and _matches(after, sum_values([before, delivered])):
+            effect = "added" if not _is_zero(before) else "filled"
+        else:
+            effect = "changed"
+        steps.append(LeafStep(index, delivered, before, after, before_change, effect))
+        previous_after = after
+    return steps
+
+
+def end_change(steps: list[LeafStep], final: TensorRecord | None) -> str:
+    """What happened to ``.grad`` after the last pass: ``"kept"``, ``"reset"`` or ``"edited"``."""
+    last = steps[-1].after if steps else None
+    if same_value(final, last):
+        return "kept"
+    if final is None or _is_zero(final):
+        return "reset"
+    return "edited"
+
+
+def classify_leaf(steps: list[LeafStep], final: TensorRecord | None) -> tuple[str, list[int], str]:
+    """The reason code for a leaf that passes reached.
+
+    Returns
+    -------
+    code : str
+        One of the codes in the module docstring.
+    contributing : list of int
+        The passes whose deliveries make up the final ``.grad``.
+    change : str
+        ``end_change`` (``"kept"``, ``"reset"``, ``"edited"``).
+    """
+    change = end_change(steps, final)
+    if change == "edited":
+        return "grad_edited", [], change
+    if change == "reset":
+        if steps and steps[-1].effect == "consumed":
+            return "grad_consumed", [], change
+        return "grad_reset", [], change
+    contributing: list[int] = []
+    preexisting = False
+    for step in steps:
+        if step.before_change in ("reset",):
+            contributing, preexisting = [], False
+        elif step.before_change == "edited":
+            return "grad_edited", [], "edited"
+        elif step.before_change == "preexisting":
+            preexisting = True
+        if step.effect in ("filled", "added"):
+            contributing.append(step.index)
+        elif step.effect == "consumed":
+            contributing, preexisting = [], False
+        elif step.effect == "changed":
+            return "grad_edited", [], "in_pass"
+    if final is None:
+        if any(s.effect == "consumed" for s in steps):
+            return "grad_consumed", [], change
+        return "grad_reset", [], change
+    if any(s.before_change == "reset" for s in steps) and contributing:
+        return "grad_reset", contributing, change
+    if len(contributing) == 1 and not preexisting:
+        return "leaf_grad", contributing, change
+    return "grad_accumulated", contributing, change
