@@ -424,7 +424,7 @@ def _copy_record(t, value_elements: int) -> TensorRecord | None:
     return None if t is None else summarize_tensor(t, value_elements=value_elements, alias=True)
 
 
-def _node_accumulation(node: Node, passes, value_elements: int) -> dict[int, LeafPass]:
+def _node_accumulation(node: Node, passes, value_elements: int, hooks) -> dict[int, LeafPass]:
     """Per pass: what reached the accumulator and ``.grad`` around the pass."""
     result = {}
     for p in passes:
@@ -436,7 +436,23 @@ def _node_accumulation(node: Node, passes, value_elements: int) -> dict[int, Lea
         before, after = around if around is not None else (None, None)
         if delivered is None and around is not None and _same_tensor_values(before, after):
             continue  # the pass left this .grad alone
-        result[p.index] = LeafPass(_copy_record(delivered, value_elements), _copy_record(before, value_elements),
+        note = ""
+        hooked = any(h.kind == "post_accumulate" and h.node is node
+                     and any(c.pass_index == p.index and c.after is not None for c in h.calls) for h in hooks)
+        if delivered is None and not hooked and after is not None and (
+                before is None or (before.shape == after.shape and before.dtype == after.dtype)):
+            # A backward run *inside* this pass (a reentrant checkpoint's
+            # backward recomputes its segment and calls autograd.backward on
+            # it) filled .grad without going through this pass's graph, where
+            # our taps are: what it delivered is the change it made.
+            delivered = after if before is None else after - before
+            inner = "a reentrant torch.utils.checkpoint" if any(
+                type(n).__name__ == "CheckpointFunctionBackward" for n in p.reachable) else "a custom Function"
+            note = f"delivered by a backward that {inner} ran inside this pass (the change in .grad)"
+        delivered_record = _copy_record(delivered, value_elements)
+        if note and delivered_record is not None:
+            delivered_record.note = note
+        result[p.index] = LeafPass(delivered_record, _copy_record(before, value_elements),
                                    _copy_record(after, value_elements))
     return result
 
@@ -521,7 +537,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
             node, ops.get(node), named_tensors, recorder, value_elements)
         grads, freed = _node_grads(node, passes, grad_cache, value_elements)
         saved = _read_saved(node, value_elements, freed) if saved_values and variable is None else ()
-        accumulation = _node_accumulation(node, passes, value_elements) if variable is not None else {}
+        accumulation = _node_accumulation(node, passes, value_elements, recorder.hooks) if variable is not None else {}
         facts.append((outputs, variable, leaf_grad, requires_grad, call, grads, saved, accumulation))
     hooks_by_node: dict[Node, list[HookRecord]] = {}
     for h in recorder.hooks:

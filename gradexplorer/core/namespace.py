@@ -14,11 +14,17 @@ Name forms
     :data:`MAX_DEPTH`;
 ``model.0.weight``, ``layer.a``
     a parameter, buffer, plain tensor attribute or submodule of an
-    ``nn.Module``, in PyTorch's dotted ``state_dict`` style.
+    ``nn.Module``, in PyTorch's dotted ``state_dict`` style;
+``state.hidden``, ``ns.c``
+    an attribute of a plain object of the user's (a class instance, a
+    ``SimpleNamespace``, a dataclass). Objects of torch's own classes
+    (optimizers, schedulers) are not searched: they would give every
+    parameter a second, noisy name.
 """
 
 from __future__ import annotations
 
+import types
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,7 +116,25 @@ def find_bindings(namespace: dict[str, Any], *, skip: frozenset[str] = frozenset
             for key, item in items:
                 if isinstance(key, (str, int)) and not isinstance(key, bool):
                     queue.append((item, f"{name}[{key!r}]", depth + 1))
+        elif depth < MAX_DEPTH and _is_plain_object(value):
+            if id(value) in seen_containers:
+                continue
+            seen_containers.add(id(value))
+            for attr, item in list(vars(value).items()):
+                if isinstance(attr, str) and not attr.startswith("_"):
+                    queue.append((item, f"{name}.{attr}", depth + 1))
     return found
+
+
+_NOT_SEARCHED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+
+
+def _is_plain_object(value: Any) -> bool:
+    """A user object whose attributes may hold tensors (not a class, function, module or torch object)."""
+    if isinstance(value, _NOT_SEARCHED) or not hasattr(value, "__dict__"):
+        return False
+    module = getattr(type(value), "__module__", "") or ""
+    return not (module == "torch" or module.startswith(("torch.", "numpy", "builtins")))
 
 
 def _add_module(found: Bindings, module: nn.Module, name: str) -> None:

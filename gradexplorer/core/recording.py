@@ -103,6 +103,7 @@ _PASS_WRAPPERS = (
 )
 _THIS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _functorch_active = torch._C._are_functorch_transforms_active
+_is_compiling = torch.compiler.is_compiling
 
 
 class TensorOrigin(NamedTuple):
@@ -588,7 +589,11 @@ class Recorder(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if kwargs is None:
             kwargs = {}
-        if self.closed:
+        if self.closed or _is_compiling():
+            # Inside torch.compile's tracing the mode must be transparent:
+            # anything else changes what dynamo captures (and so the
+            # program's results). A compiled region shows as its one
+            # CompiledFunctionBackward node.
             return func(*args, **kwargs)
         if func in _BACKWARD_FUNCS:
             return self._run_pass(func, args, kwargs)
@@ -676,8 +681,8 @@ class Recorder(TorchFunctionMode):
             return {}
         return dict(bound.arguments)
 
-    def _is_internal_call(self) -> bool:
-        """Whether the backward call being handled comes from inside torch itself.
+    def _is_internal_call(self) -> str:
+        """The torch module that made the backward call being handled, or "" for a user call.
 
         The first frame outside the API wrappers (``Tensor.backward``,
         ``torch.autograd.grad``, the override dispatch) and outside
@@ -690,8 +695,10 @@ class Recorder(TorchFunctionMode):
             if filename.startswith(_THIS_DIR) or filename in _PASS_WRAPPERS:
                 frame = frame.f_back
                 continue
-            return filename.startswith(_TORCH_DIR)
-        return False
+            if not filename.startswith(_TORCH_DIR):
+                return ""
+            return "torch." + filename[len(_TORCH_DIR):].removesuffix(".py").replace(os.sep, ".").lstrip("_")
+        return ""
 
     def _run_pass(self, func, args, kwargs):
         if self._is_internal_call():

@@ -1,0 +1,562 @@
+"""The torture suite: real training-loop patterns, each checked against a plain PyTorch run.
+
+Every :class:`Program` is run twice: by gradexplorer (``capture``) in the test
+process, and by ``reference_run.py`` in a separate plain-PyTorch process. The
+numbers compared (per-pass ``.grad`` before/after and the delivered gradient,
+final ``.grad``, values, ``autograd.grad`` results, passes, errors) come from
+the reference; what is written here by hand is only the reason code a person
+expects and words the sentence must (not) contain.
+
+``in_pass_edits``: a hook changes ``.grad`` inside a pass (an optimizer step in
+a post-accumulate hook), so "delivered" is not ``after - before`` there; the
+before/after copies are still compared.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Program:
+    name: str
+    code: str
+    codes: dict[str, str] = field(default_factory=dict)
+    says: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    never_says: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    in_pass_edits: bool = False
+
+
+def _p(name, code, codes=None, says=None, never_says=None, **kw) -> Program:
+    return Program(name, textwrap.dedent(code).strip() + "\n", codes or {}, says or {}, never_says or {}, **kw)
+
+
+PROGRAMS: list[Program] = [
+    # -- per-pass accounting -------------------------------------------------------------
+    _p("three_passes_no_zero_grad", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        for i in range(3):
+            loss = (w * (i + 1)).sum()
+            loss.backward()
+    """, {"w": "grad_accumulated"}, {"w": ("sum over 3 backward passes",)}),
+    _p("backward_on_leaf_itself_twice", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        w.backward(torch.tensor([1.0, 1.0]))
+        w.backward(torch.tensor([2.0, 3.0]))
+    """, {"w": "grad_accumulated"}),
+    _p("sum_of_leaf_twice", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        w.sum().backward()
+        w.sum().backward()
+        w.sum().backward()
+    """, {"w": "grad_accumulated"}),
+    _p("retain_grad_intermediate_two_passes", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        for i in range(2):
+            h = w * 3
+            h.retain_grad()
+            (h * h).sum().backward()
+    """, {"w": "grad_accumulated", "h": "retains_grad"}),
+    _p("retain_grad_one_pass", """
+        w = torch.tensor(2.0, requires_grad=True)
+        h = w.exp()
+        h.retain_grad()
+        (h * 2).backward()
+    """, {"w": "leaf_grad", "h": "retains_grad"}),
+    _p("preexisting_grad", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        w.grad = torch.tensor([10.0, 10.0])
+        (w * 2).sum().backward()
+    """, {"w": "grad_accumulated"}, {"w": ("already held [10, 10]",)}, {"w": ("filled",)}),
+    _p("clip_between_passes", """
+        w = torch.tensor([3.0, 4.0], requires_grad=True)
+        (w * w).sum().backward()
+        torch.nn.utils.clip_grad_norm_([w], 1.0)
+        (w * 2).sum().backward()
+    """, {"w": "grad_edited"}, {"w": ("changed by your code between passes",)}, {"w": ("reset",)}),
+    _p("scale_grad_between_passes", """
+        w = torch.tensor([1.0, 1.0], requires_grad=True)
+        (w * 4).sum().backward()
+        w.grad.mul_(0.5)
+        (w * 4).sum().backward()
+    """, {"w": "grad_edited"}),
+    _p("scale_after_last_pass", """
+        w = torch.tensor([1.0, 1.0], requires_grad=True)
+        (w * 4).sum().backward()
+        w.grad *= 0.25
+    """, {"w": "grad_edited"}),
+    _p("grad_none_between_passes", """
+        w = torch.tensor(1.0, requires_grad=True)
+        (w * 2).backward()
+        w.grad = None
+        (w * 3).backward()
+    """, {"w": "grad_reset"}, {"w": ("holds only pass(es) 1",)}),
+    _p("zero_grad_set_to_none_false", """
+        torch.manual_seed(0)
+        lin = nn.Linear(3, 2)
+        opt = torch.optim.SGD(lin.parameters(), lr=0.1)
+        x = torch.randn(4, 3)
+        for step in range(3):
+            opt.zero_grad(set_to_none=False)
+            lin(x).pow(2).mean().backward()
+            opt.step()
+    """, {"lin.weight": "grad_reset", "lin.bias": "grad_reset"}),
+    _p("sgd_training_loop", """
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+        opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+        x, y = torch.randn(16, 4), torch.randn(16, 1)
+        for step in range(4):
+            opt.zero_grad()
+            loss = nn.functional.mse_loss(model(x), y)
+            loss.backward()
+            opt.step()
+    """, {"model.0.weight": "grad_reset", "x": "no_requires_grad"}),
+    _p("adam_training_loop", """
+        torch.manual_seed(1)
+        model = nn.Sequential(nn.Linear(3, 5), nn.Tanh(), nn.Linear(5, 2))
+        opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+        x = torch.randn(8, 3)
+        target = torch.randint(0, 2, (8,))
+        for step in range(3):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), target)
+            loss.backward()
+            opt.step()
+    """, {"model.2.bias": "grad_reset", "target": "integer_dtype"}),
+    _p("gradient_accumulation_microbatches", """
+        torch.manual_seed(2)
+        lin = nn.Linear(2, 1)
+        opt = torch.optim.SGD(lin.parameters(), lr=0.1)
+        data = torch.randn(6, 2)
+        opt.zero_grad()
+        for chunk in data.split(2):
+            (lin(chunk).sum() / 3).backward()
+        opt.step()
+    """, {"lin.weight": "grad_accumulated"}, {"lin.weight": ("sum over 3 backward passes",)}),
+    _p("leaf_used_twice_in_one_graph", """
+        x = torch.tensor([1.0, -2.0], requires_grad=True)
+        (x * x + x).sum().backward()
+    """, {"x": "leaf_grad"}),
+    _p("retain_graph_two_passes", """
+        x = torch.tensor(2.0, requires_grad=True)
+        y = x ** 3
+        y.backward(retain_graph=True)
+        y.backward()
+    """, {"x": "grad_accumulated"}),
+    _p("grad_tensors_argument", """
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * 2
+        torch.autograd.backward([y], [torch.tensor([1.0, 0.5, 0.25])])
+    """, {"x": "leaf_grad"}),
+    _p("two_losses_one_backward", """
+        a = torch.tensor(1.5, requires_grad=True)
+        l1, l2 = a * 2, a ** 2
+        torch.autograd.backward([l1, l2])
+    """, {"a": "leaf_grad"}),
+    # -- passes that raise ---------------------------------------------------------------
+    _p("inplace_on_saved_tensor", """
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        y.mul_(2)
+        z = (y * x).sum()
+        z.backward()
+    """, {"x": "pass_raised"}, {"x": ("raised before reaching it",)}),
+    _p("backward_twice_freed_graph", """
+        x = torch.tensor(3.0, requires_grad=True)
+        y = x * x
+        y.backward()
+        y.backward()
+    """, {"x": "leaf_grad"}, {"x": ("filled its .grad with 6",)}),
+    _p("hook_raises_after_partial_delivery", """
+        a = torch.tensor(1.0, requires_grad=True)
+        b = torch.tensor(2.0, requires_grad=True)
+        hb = b * 3
+        def broken(g):
+            raise ValueError("hook failed")
+        hb.register_hook(broken)
+        loss = a * 5 + hb.exp()
+        try:
+            loss.backward()
+        except ValueError:
+            pass
+    """, {"b": "pass_raised"}),
+    _p("detect_anomaly_nan", """
+        x = torch.tensor([0.0, 1.0], requires_grad=True)
+        with torch.autograd.detect_anomaly():
+            y = torch.sqrt(x)
+            z = (y * 0).sum() + x.sum()
+            try:
+                (torch.sqrt(x - x) * 1.0).sum().backward()
+            except RuntimeError:
+                pass
+    """),
+    _p("once_differentiable_twice", """
+        from torch.autograd.function import once_differentiable
+        class Square(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+            @staticmethod
+            @once_differentiable
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return 2 * x * g
+        x = torch.tensor(3.0, requires_grad=True)
+        y = Square.apply(x)
+        (gx,) = torch.autograd.grad(y, x, create_graph=True)
+        gx.backward()
+    """),
+    _p("custom_backward_raises", """
+        class Bad(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+            @staticmethod
+            def backward(ctx, g):
+                raise RuntimeError("no backward for you")
+        w = torch.tensor(1.0, requires_grad=True)
+        v = torch.tensor(1.0, requires_grad=True)
+        out = Bad.apply(w) + v * 4
+        out.backward()
+    """),
+    _p("second_pass_raises_after_first_ok", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        (w * 2).sum().backward()
+        y = w.sigmoid()
+        y.add_(1)
+        try:
+            y.sum().backward()
+        except RuntimeError:
+            pass
+    """),
+    _p("backward_on_no_grad_result", """
+        a = torch.tensor(1.0, requires_grad=True)
+        with torch.no_grad():
+            b = a + 0
+        b.backward()
+    """, {"b": "no_grad", "a": "leaf_unreachable"}),
+    # -- autograd.grad and inputs= --------------------------------------------------------
+    _p("autograd_grad_returns", """
+        x = torch.tensor(3.0, requires_grad=True)
+        (g,) = torch.autograd.grad(x * x, [x])
+    """, {"x": "grad_returned"}, {"x": ("instead of adding it to .grad",)}, {"x": ("not on the backward path",)}),
+    _p("backward_inputs_excludes", """
+        a = torch.tensor(1.0, requires_grad=True)
+        b = torch.tensor(2.0, requires_grad=True)
+        (a * b).backward(inputs=[a])
+    """, {"a": "leaf_grad", "b": "leaf_excluded"}, {"b": ("inputs=[a]",)}),
+    _p("autograd_grad_allow_unused", """
+        a = torch.tensor(1.0, requires_grad=True)
+        b = torch.tensor(2.0, requires_grad=True)
+        ga, gb = torch.autograd.grad(a * 3, [a, b], allow_unused=True)
+    """, {"a": "grad_returned"}),
+    _p("double_backward", """
+        x = torch.tensor(2.0, requires_grad=True)
+        y = x ** 3
+        (dx,) = torch.autograd.grad(y, x, create_graph=True)
+        dx.backward()
+    """, {"x": "leaf_grad"}, {"x": ("filled its .grad with 12",)}),
+    _p("autograd_grad_then_backward", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        (g,) = torch.autograd.grad((w ** 2).sum(), w)
+        (w * 5).sum().backward()
+    """, {"w": "leaf_grad"}),
+    _p("gradient_penalty", """
+        torch.manual_seed(3)
+        lin = nn.Linear(2, 1)
+        x = torch.randn(4, 2, requires_grad=True)
+        out = lin(x).sum()
+        (gx,) = torch.autograd.grad(out, x, create_graph=True)
+        penalty = (gx.norm(dim=1) - 1).pow(2).mean()
+        (out + penalty).backward()
+    """),
+    # -- threads -------------------------------------------------------------------------
+    _p("backward_in_thread", """
+        import threading
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        def work():
+            (w * 3).sum().backward()
+        t = threading.Thread(target=work)
+        t.start(); t.join()
+    """, {"w": "leaf_grad"}, {"w": ("in thread",)}),
+    _p("forward_and_backward_in_thread", """
+        import threading
+        torch.manual_seed(4)
+        model = nn.Linear(3, 1)
+        x = torch.randn(5, 3)
+        def train():
+            model(x).pow(2).sum().backward()
+        th = threading.Thread(target=train)
+        th.start(); th.join()
+    """, {"model.weight": "leaf_grad"}),
+    _p("thread_pool_backward", """
+        from concurrent.futures import ThreadPoolExecutor
+        ws = [torch.tensor(float(i), requires_grad=True) for i in range(3)]
+        def job(w):
+            (w * w).backward()
+            return w.grad.item()
+        with ThreadPoolExecutor(1) as pool:  # one worker: per-pass .grad copies are well defined
+            out = list(pool.map(job, ws))
+    """, {"ws[0]": "leaf_grad", "ws[2]": "leaf_grad"}),
+    _p("two_threads_two_leaves", """
+        import threading
+        a = torch.tensor(1.0, requires_grad=True)
+        b = torch.tensor(2.0, requires_grad=True)
+        ta = threading.Thread(target=lambda: (a * 7).backward())
+        tb = threading.Thread(target=lambda: (b * 11).backward())
+        ta.start(); ta.join(); tb.start(); tb.join()
+    """, {"a": "leaf_grad", "b": "leaf_grad"}),
+    # -- hooks ---------------------------------------------------------------------------
+    _p("module_full_backward_hook_scales", """
+        torch.manual_seed(5)
+        lin = nn.Linear(3, 2)
+        lin.register_full_backward_hook(lambda m, gi, go: (gi[0] * 10,))
+        x = torch.randn(4, 3, requires_grad=True)
+        lin(x).sum().backward()
+    """, {"x": "leaf_grad"}),
+    _p("module_forward_hook_scales_output", """
+        torch.manual_seed(6)
+        lin = nn.Linear(2, 2)
+        lin.register_forward_hook(lambda m, inp, out: out * 2)
+        x = torch.randn(3, 2)
+        lin(x).sum().backward()
+    """, {"lin.weight": "leaf_grad"}),
+    _p("module_full_backward_pre_hook", """
+        torch.manual_seed(7)
+        lin = nn.Linear(2, 2)
+        lin.register_full_backward_pre_hook(lambda m, go: (go[0] * 0.5,))
+        lin(torch.randn(3, 2)).sum().backward()
+    """, {"lin.bias": "leaf_grad"}),
+    _p("optimizer_in_backward_post_accumulate", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+        def step(p):
+            seen.append(p.grad.clone())
+            with torch.no_grad():
+                p -= 0.1 * p.grad
+            p.grad = None
+        w.register_post_accumulate_grad_hook(step)
+        for i in range(2):
+            (w * w).sum().backward()
+    """, {"w": "grad_consumed"}, in_pass_edits=True),
+    _p("post_accumulate_hook_scales_grad", """
+        w = torch.tensor([1.0, 3.0], requires_grad=True)
+        def halve(p):
+            p.grad.mul_(0.5)
+        w.register_post_accumulate_grad_hook(halve)
+        (w * 4).sum().backward()
+    """, {"w": "grad_edited"}, in_pass_edits=True),
+    _p("tensor_hook_inplace", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = w * 3
+        def double_in_place(g):
+            g.mul_(2)
+        h.register_hook(double_in_place)
+        (h * 1.0).sum().backward()
+    """, {"h": "hook_modified"}, {"h": ("changed in place",)}, {"h": ("unchanged",)}),
+    _p("tensor_hook_returns_new", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = w * 3
+        h.register_hook(lambda g: g * 100)
+        h.sum().backward()
+    """, {"h": "hook_modified", "w": "leaf_grad"}),
+    _p("leaf_hook_zeroes", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        w.register_hook(lambda g: torch.zeros_like(g))
+        (w * 5).sum().backward()
+    """, {"w": "hook_modified"}),
+    _p("node_prehook", """
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.grad_fn.register_prehook(lambda go: (go[0] * 3,))
+        y.sum().backward()
+    """, {"x": "leaf_grad"}),
+    _p("hook_keeps_gradient", """
+        grads = {}
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        d = w * 2
+        d.register_hook(lambda g: grads.__setitem__("d", g))
+        (d * 1.3).sum().backward()
+    """, {"grads['d']": "gradient_tensor"}, never_says={"grads['d']": ("requires_grad=True",)}),
+    # -- library-internal autograd --------------------------------------------------------
+    _p("torch_func_grad", """
+        from torch.func import grad
+        x = torch.tensor([1.0, 2.0, 3.0])
+        g = grad(lambda t: (t ** 3).sum())(x)
+        w = torch.tensor(2.0, requires_grad=True)
+        (w * g).sum().backward()
+    """, {"w": "leaf_grad"}),
+    _p("torch_func_vmap_grad", """
+        from torch.func import grad, vmap
+        x = torch.tensor([0.1, 0.2, 0.3])
+        gs = vmap(grad(torch.sin))(x)
+        w = torch.tensor(1.0, requires_grad=True)
+        (w * gs).sum().backward()
+    """, {"w": "leaf_grad"}),
+    _p("checkpoint_reentrant", """
+        from torch.utils.checkpoint import checkpoint
+        torch.manual_seed(8)
+        lin = nn.Linear(3, 3)
+        x = torch.randn(2, 3, requires_grad=True)
+        y = checkpoint(lambda t: lin(t).tanh(), x, use_reentrant=True)
+        y.sum().backward()
+    """, {"lin.weight": "leaf_grad", "x": "leaf_grad"}),
+    _p("checkpoint_non_reentrant", """
+        from torch.utils.checkpoint import checkpoint
+        torch.manual_seed(9)
+        lin = nn.Linear(3, 3)
+        x = torch.randn(2, 3, requires_grad=True)
+        y = checkpoint(lambda t: lin(t).tanh(), x, use_reentrant=False)
+        y.sum().backward()
+    """, {"lin.weight": "leaf_grad", "x": "leaf_grad"}),
+    _p("torch_compile_eager_backend", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        def f(x):
+            return (x.sin() * w).sum()
+        cf = torch.compile(f, backend="aot_eager")
+        x = torch.tensor([0.5, 1.5], requires_grad=True)
+        loss = cf(x)
+        loss.backward()
+    """, {"w": "leaf_grad", "x": "leaf_grad"}),
+    # -- snapshots of unusual tensors -----------------------------------------------------
+    _p("conjugate_view_as_real", """
+        z = torch.tensor([1 + 2j, 3 - 1j], requires_grad=True)
+        c = z.conj()
+        r = torch.view_as_real(c.resolve_conj())
+        r.sum().backward()
+        zc = torch.tensor([1 + 1j, 2 + 0j]).conj()
+    """),
+    _p("complex_gradients", """
+        z = torch.tensor([1 + 1j, 2 - 3j], requires_grad=True)
+        loss = (z * z.conj()).real.sum()
+        loss.backward()
+    """, {"z": "leaf_grad"}),
+    # -- names ---------------------------------------------------------------------------
+    _p("names_on_objects_and_dicts", """
+        from types import SimpleNamespace
+        from dataclasses import dataclass
+        class State:
+            pass
+        @dataclass
+        class Box:
+            t: torch.Tensor
+        state = State()
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        state.hidden = w * 2
+        ns = SimpleNamespace(c=w * 3)
+        box = Box(w * 5)
+        results = {}
+        results['y'] = w * 4
+        loss = (state.hidden + ns.c + results['y'] + box.t).sum()
+        loss.backward()
+    """, {"state.hidden": "intermediate", "ns.c": "intermediate", "results['y']": "intermediate",
+          "box.t": "intermediate"}),
+    _p("requires_grad_off_after_use", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        (w * 2).sum().backward()
+        w.requires_grad_(False)
+    """, {"w": "grad_switched_off"}, never_says={"w": ("the default",)}),
+    # -- sentences -----------------------------------------------------------------------
+    _p("set_grad_enabled_false", """
+        a = torch.tensor(1.0, requires_grad=True)
+        with torch.set_grad_enabled(False):
+            b = a * 2
+    """, {"b": "no_grad"}, {"b": ("torch.set_grad_enabled(False)",)}, {"b": ("under torch.no_grad()",)}),
+    _p("mark_dirty_output", """
+        class AddOneInPlace(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.add_(1)
+                ctx.mark_dirty(x)
+                return x
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = a.clone()
+        z = AddOneInPlace.apply(y)
+        z.sum().backward()
+    """, {"z": "alias"}, {"z": ("mark_dirty",)}, {"z": ("`z = y`",)}),
+    _p("inplace_changes_grad_fn_line", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = w * 2
+        h.pow_(2)
+        h.sum().backward()
+    """, {"h": "intermediate"}, {"h": ("line 3",)}, {"h": ("line 2",)}),
+    _p("last_pass_never_reached", """
+        a = torch.tensor(1.0, requires_grad=True)
+        b = torch.tensor(2.0, requires_grad=True)
+        h = a * 3
+        (h * 2).backward()
+        (b * 4).backward()
+    """, {"h": "intermediate"}, {"h": ("pass 0, the last one that reached it",)}, {"h": ("in the last pass",)}),
+    _p("batchnorm_running_stats", """
+        torch.manual_seed(10)
+        bn = nn.BatchNorm1d(3)
+        x = torch.randn(8, 3)
+        bn(x).pow(2).sum().backward()
+    """, {"bn.running_mean": "buffer", "bn.weight": "leaf_grad", "x": "no_requires_grad"},
+       never_says={"bn.running_mean": ("Pass requires_grad=True",)}),
+    _p("leaf_line_is_where_made", """
+        w = torch.tensor(2.0, requires_grad=True)
+        y = w * w
+
+        y.backward()
+    """, {"w": "leaf_grad"}),
+    # -- real models ---------------------------------------------------------------------
+    _p("transformer_encoder_step", """
+        torch.manual_seed(11)
+        layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, batch_first=True)
+        model = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+        opt = torch.optim.SGD(model.parameters(), lr=0.01)
+        x = torch.randn(2, 5, 8)
+        for step in range(2):
+            opt.zero_grad()
+            model(x).pow(2).mean().backward()
+            opt.step()
+    """, {"model.layers.0.linear1.weight": "grad_reset"}),
+    _p("resnet_block_step", """
+        torch.manual_seed(12)
+        class Block(nn.Module):
+            def __init__(self, c):
+                super().__init__()
+                self.conv1 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+                self.bn1 = nn.BatchNorm2d(c)
+                self.conv2 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+                self.bn2 = nn.BatchNorm2d(c)
+            def forward(self, x):
+                out = torch.relu(self.bn1(self.conv1(x)))
+                return torch.relu(x + self.bn2(self.conv2(out)))
+        net = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), Block(4), Block(4), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                            nn.Linear(4, 3))
+        x = torch.randn(2, 1, 6, 6)
+        loss = nn.functional.cross_entropy(net(x), torch.tensor([0, 2]))
+        loss.backward()
+    """, {"net.1.conv1.weight": "leaf_grad", "net.1.bn1.running_var": "buffer"}),
+    _p("unrolled_lstm_step", """
+        torch.manual_seed(13)
+        cell = nn.LSTMCell(3, 4)
+        head = nn.Linear(4, 1)
+        xs = torch.randn(5, 2, 3)
+        h = torch.zeros(2, 4)
+        c = torch.zeros(2, 4)
+        for t in range(5):
+            h, c = cell(xs[t], (h, c))
+        loss = head(h).pow(2).mean()
+        loss.backward()
+    """, {"cell.weight_ih": "leaf_grad", "head.bias": "leaf_grad"}),
+    _p("frozen_layer", """
+        torch.manual_seed(14)
+        model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+        model[0].requires_grad_(False)
+        model(torch.randn(3, 2)).sum().backward()
+    """, {"model.0.weight": "grad_switched_off", "model.1.weight": "leaf_grad"}),
+    _p("detached_target", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        target = (w * 2).detach()
+        ((w - target) ** 2).sum().backward()
+    """, {"target": "detached", "w": "leaf_grad"}),
+]
