@@ -391,7 +391,16 @@ def summarize_tensor(
     if dev.type == "meta":
         return TensorRecord(shape, dtype, device, rg, None, None, "meta tensor: it has a shape but no values")
     if t.layout != torch.strided:
-        return TensorRecord(shape, dtype, device, rg, None, None, f"{t.layout} tensor: values are not captured")
+        layout = str(t.layout).removeprefix("torch.")
+        if t.numel() > value_elements:
+            return TensorRecord(shape, dtype, device, rg, None, None, f"{layout} tensor: values are not captured")
+        try:
+            # A small sparse tensor is shown with its dense values (what the user reads).
+            t = t.detach().to_dense()
+        except (RuntimeError, NotImplementedError) as exc:
+            return TensorRecord(shape, dtype, device, rg, None, None, f"{layout} tensor: values not readable ({exc})")
+        note = f"{note}; {layout} tensor, shown dense" if note else f"{layout} tensor, shown dense"
+        alias = True
     numel = t.numel()
     on_cpu = dev.type == "cpu"
     if t.is_conj() or t.is_neg():

@@ -160,3 +160,21 @@ def test_suite_is_big_enough_and_covers_every_class():
                  "checkpoint", "func", "compile", "conjugate", "names", "set_grad_enabled", "mark_dirty",
                  "transformer", "resnet", "lstm"):
         assert word in names, word
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p.name for p in PROGRAMS])
+def test_program_survives_a_session_round_trip(program, tmp_path):
+    """Every fact the fidelity test reads is written to and read back from a session file."""
+    from gradexplorer.core.session import load_session, save_session, session_from_capture
+
+    cap = capture(program.code)
+    path = tmp_path / "s.gxsession"
+    save_session(session_from_capture(cap), path)
+    back = load_session(path).capture
+    assert back.passes == cap.passes
+    assert back.explanations == cap.explanations
+    assert back.tensors == cap.tensors
+    for node_id, attrs in cap.graph.nodes(data=True):
+        other = back.graph.nodes[node_id]
+        for key in ("accumulation", "on_path", "hooks", "grads", "grad", "value"):
+            assert other[key] == attrs[key], (node_id, key)
