@@ -202,10 +202,15 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
     if failed:
         tail = (f" Pass {_list(failed)} raised ({_error_head(passes[failed[-1]])}) after delivering this gradient: "
                 f"what arrived before the error stays in .grad.")
+    delivered_in = {s.index for s in reached}
+    missed = [p for p in passes if p.raised and p.index in on_path and p.index not in delivered_in]
+    if missed:
+        tail += (f" {_pass_name(missed[-1])[0].upper()}{_pass_name(missed[-1])[1:]} raised before reaching it "
+                 f"({_error_head(missed[-1])}), so that pass added nothing.")
     if code == "leaf_grad":
         p = passes[contributing[0]]
         return ("leaf_grad",
-                f"{name} is a leaf that requires grad: {_pass_name(p)} filled its .grad with {value}.{tail}", line)
+                f"{name} is a leaf that requires grad: {_pass_name(p)} filled its .grad with {value}." + tail, line)
     if code == "grad_accumulated":
         pre = any(s.before_change == "preexisting" for s in steps)
         if pre and len(contributing) <= 1:
@@ -213,43 +218,43 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
             return ("grad_accumulated",
                     f"{name}'s .grad already held {_value(steps[0].before)} before {_pass_name(p)}, which added its "
                     f"gradient ({_value(steps[-1].delivered)}) to it: .grad is now {value}. PyTorch accumulates "
-                    f"into .grad; set {name}.grad = None first if you want only this pass's gradient.{tail}", line)
+                    f"into .grad; set {name}.grad = None first if you want only this pass's gradient." + tail, line)
         return ("grad_accumulated",
                 f"{name}'s .grad ({value}) is the sum over {len(contributing)} backward passes (passes "
                 f"{_list(contributing)}): PyTorch adds each pass's gradient to .grad. Call optimizer.zero_grad() "
-                f"(or set .grad = None) between passes if that is not what you want.{tail}", line)
+                f"(or set .grad = None) between passes if that is not what you want." + tail, line)
     if code == "grad_reset":
         if contributing:
             return ("grad_reset",
                     f"{name} was reached by {len(reached)} passes, but .grad was reset in between (zero_grad or "
-                    f".grad = None), so it ({value}) holds only pass(es) {_list(contributing)}.{tail}", line)
+                    f".grad = None), so it ({value}) holds only pass(es) {_list(contributing)}." + tail, line)
         return ("grad_reset",
                 f"{name} got gradients from passes {_list(s.index for s in reached)}, but .grad was reset after the "
-                f"last one (zero_grad or .grad = None): it is {value} now.{tail}", line)
+                f"last one (zero_grad or .grad = None): it is {value} now." + tail, line)
     if code == "grad_consumed":
         hook = next((h for h in attrs.get("hooks", ()) if h.kind == "post_accumulate"), None)
         who = f"the post-accumulate hook {hook.qualname}" if hook is not None else "a hook"
         s = next(s for s in reversed(steps) if s.effect == "consumed")
         return ("grad_consumed",
                 f"{_pass_name(passes[s.index])} delivered {_value(s.delivered)} to {name}, and {who} then took it "
-                f"(it set .grad to None, as an optimizer step inside backward does), so .grad is {value}.", line)
+                f"(it set .grad to None, as an optimizer step inside backward does), so .grad is {value}." + tail, line)
     # grad_edited
     if change == "in_pass":
         s = next(s for s in steps if s.effect == "changed")
         return ("grad_edited",
                 f"During {_pass_name(passes[s.index])} {name}'s .grad went from {_value(s.before)} to {_value(s.after)}, "
                 f"which is not before + the delivered {_value(s.delivered)}: a hook changed it (a post-accumulate "
-                f"hook, or an inner backward). It is {value} at the end.", line)
+                f"hook, or an inner backward). It is {value} at the end." + tail, line)
     edited_after = next((s.index for s in steps if s.before_change == "edited"), None)
     if edited_after is not None:
         return ("grad_edited",
                 f"{name}'s .grad was changed by your code between passes (before pass {edited_after} it was "
                 f"{_value(next(s.before for s in steps if s.index == edited_after))}, not what the previous pass left: "
-                f"clipped, scaled or assigned), so it is not a plain sum of gradients: {value} at the end.", line)
+                f"clipped, scaled or assigned), so it is not a plain sum of gradients: {value} at the end." + tail, line)
     last = steps[-1]
     return ("grad_edited",
             f"{_pass_name(passes[last.index])} left {name}.grad = {_value(last.after)}; your code then changed it "
-            f"(clipped, scaled or assigned) to {value}.", line)
+            f"(clipped, scaled or assigned) to {value}." + tail, line)
 
 
 def _changed_hook(attrs, output_nr: int):

@@ -8,8 +8,10 @@ what was left out, so a 50,000-node graph does not flood the terminal.
 
 from __future__ import annotations
 
+from .accounting import leaf_steps
 from .capture import Capture
 from .tensors import TensorRecord
+from .verify import verify_capture
 
 __all__ = ["format_capture", "node_gradient", "short_op"]
 
@@ -29,6 +31,48 @@ def node_gradient(attrs: dict) -> TensorRecord | None:
         if outputs and outputs[0] is not None:
             return outputs[0]
     return None
+
+
+#: What a step's effect means, in the per-pass table.
+_EFFECTS = {"filled": "filled .grad", "added": "added to .grad", "consumed": "a hook took it (.grad None)",
+            "changed": ".grad changed by a hook", "none": "nothing arrived"}
+_BEFORE = {"first": "", "preexisting": ".grad already set; ", "kept": "", "reset": "reset before; ",
+           "edited": "edited before; "}
+
+
+def _leaf_pass_rows(capture: Capture) -> list[str]:
+    """Per leaf and pass: .grad before, what the pass delivered, .grad after."""
+    rows = [["leaf", "pass", ".grad before", "delivered", ".grad after", "what happened"]]
+    for node_id, attrs in capture.graph.nodes(data=True):
+        if attrs["kind"] != "leaf" or not attrs.get("accumulation"):
+            continue
+        name = ", ".join(attrs["names"]) or node_id
+        for step in leaf_steps(attrs["accumulation"]):
+            raised = step.index < len(capture.passes) and capture.passes[step.index].raised
+            rows.append([name, str(step.index),
+                         "None" if step.before is None else step.before.short(width=24),
+                         "None" if step.delivered is None else step.delivered.short(width=24),
+                         "None" if step.after is None else step.after.short(width=24),
+                         _BEFORE[step.before_change] + _EFFECTS[step.effect] + (" (pass raised)" if raised else "")])
+    if len(rows) == 1:
+        return []
+    return ["", "Leaf gradients per pass:", *("  " + row for row in _table(rows))]
+
+
+def _verification_lines(capture: Capture) -> list[str]:
+    checks = verify_capture(capture)
+    if not checks:
+        return []
+    counts = {status: sum(1 for c in checks if c.status == status) for status in ("verified", "unverified", "wrong")}
+    lines = ["", f"Verification: {counts['verified']} checks verified, {counts['unverified']} unverified, "
+                 f"{counts['wrong']} wrong (gradients checked against .grad copies and input-buffer sums)"]
+    names = capture.graph.nodes
+    for c in checks:
+        if c.status == "wrong":
+            label = ", ".join(names[c.node]["names"]) or c.node
+            where = "end of run" if c.pass_index is None else f"pass {c.pass_index}"
+            lines.append(f"  WRONG at {label} ({where}, {c.check}): {c.detail}")
+    return lines
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -81,14 +125,20 @@ def format_capture(capture: Capture, *, max_rows: int = 200) -> str:
         lines.append("Backward passes:")
         for p in capture.passes:
             where = f" at line {p.source.line}" if p.source is not None else ""
-            roots = ", ".join(r for r, _ in p.roots if r) or "-"
+            roots = ", ".join(p.root_names) or ", ".join(r for r, _ in p.roots if r) or "-"
             flags = [f for f, on in (("retain_graph", p.retain_graph), ("create_graph", p.create_graph)) if on]
+            if p.input_names:
+                flags.append(f"inputs={', '.join(p.input_names)}")
             text = f"  #{p.index} {p.kind}{where} from {roots}"
+            if p.thread:
+                text += f" in thread {p.thread}"
             if flags:
                 text += f" ({', '.join(flags)})"
             if p.error:
-                text += f" -> failed: {p.error.splitlines()[0]}"
+                text += f" -> raised at line {p.line}: {p.error.splitlines()[0]}"
             lines.append(text)
+        lines.extend(_leaf_pass_rows(capture))
+        lines.extend(_verification_lines(capture))
     explanations = capture.explanations
     if explanations:
         lines.append("")

@@ -147,6 +147,11 @@ def test_program_agrees_with_pytorch(program, reference):
         sentence = explanation(cap, name).sentence
         for fragment in fragments:
             assert fragment not in sentence, f"{name}: {sentence!r} says {fragment!r}"
+    # The verifier's independent checks find no disagreement.
+    from gradexplorer.core.verify import verify_capture
+
+    wrong = [v for v in verify_capture(cap) if v.status == "wrong"]
+    assert not wrong, wrong
     # A failing pass is explained as such wherever it matters.
     for exp in cap.explanations:
         if exp.code == "pass_raised":
