@@ -104,6 +104,8 @@ class TensorInfo:
         kept it): the hook's line.
     is_buffer : bool
         A buffer of an ``nn.Module`` (``register_buffer``: running statistics).
+    grad_result : SourceLine or None
+        Set when ``torch.autograd.grad`` returned this tensor: that call's line.
     """
 
     names: tuple[str, ...]
@@ -124,6 +126,7 @@ class TensorInfo:
     switched_off: SourceLine | None = None
     hook_gradient: SourceLine | None = None
     is_buffer: bool = False
+    grad_result: SourceLine | None = None
 
     @property
     def name(self) -> str:
@@ -305,6 +308,7 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
         grad = tensor.grad if (tensor.is_leaf or retains) else None
         switched, switched_line = recorder.switched_off_line(tensor)
         is_hook_grad, hook_line = recorder.hook_gradient_line(tensor)
+        is_result, result_line = recorder.grad_result_line(tensor)
         owner = bindings.owners.get(id(tensor))
         infos.append(TensorInfo(
             names=tuple(names),
@@ -326,6 +330,7 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
             switched_off=_source(lines, switched_line) if switched else None,
             hook_gradient=(_source(lines, hook_line) or SourceLine(0, "")) if is_hook_grad else None,
             is_buffer=owner is not None and id(tensor) in buffer_ids,
+            grad_result=(_source(lines, result_line) or SourceLine(0, "")) if is_result else None,
         ))
     return tuple(infos)
 
@@ -457,7 +462,10 @@ def capture(
             for p in recorder.passes
         )
         tensors = _tensor_infos(bindings, recorder, ids, lines, value_elements)
-        modules = audit_modules(bindings, passes_ran=bool(passes), value_elements=value_elements)
+        delivered = frozenset(name for _, attrs in graph.nodes(data=True) if attrs["kind"] == "leaf"
+                              and any(lp.delivered is not None for lp in attrs["accumulation"].values())
+                              for name in attrs["names"])
+        modules = audit_modules(bindings, passes_ran=bool(passes), value_elements=value_elements, delivered=delivered)
     built = time.perf_counter()
     result = Capture(
         code=code,

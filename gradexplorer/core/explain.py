@@ -58,6 +58,7 @@ REASONS: dict[str, Reason] = {
     "grad_reset": Reason("ok", "a leaf whose .grad was reset between passes: it holds only the later one(s)"),
     "grad_edited": Reason("note", "a leaf whose .grad was changed by code or a hook (clipped, scaled, assigned)"),
     "grad_consumed": Reason("note", "a hook took the gradient during the pass (.grad set to None, optimizer in backward)"),
+    "hook_raised": Reason("problem", "a hook on this tensor raised: the pass stopped there"),
     "hook_modified": Reason("ok", "a hook replaced or changed in place the gradient flowing to this tensor"),
     "retains_grad": Reason("ok", "an intermediate that keeps .grad thanks to retain_grad()"),
     "intermediate": Reason("ok", "an intermediate result: gradient seen on its node, no .grad"),
@@ -377,6 +378,15 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
                     f"{name} stopped requiring grad when your code turned it off at line {line} "
                     f"(`{info.switched_off.text}`): autograd no longer tracks it, and later passes give it nothing."
                     f"{kept}", line)
+        if info.grad_result is not None:
+            where = f" at line {info.grad_result.line}" if info.grad_result.line else ""
+            failed = _failed_backward_on(capture, name)
+            tail = (f" That is why {name}.backward() raised at line {failed.line}." if failed is not None else "")
+            return ("gradient_tensor",
+                    f"{name} is the gradient torch.autograd.grad returned{where}. It has no grad_fn: without "
+                    f"create_graph=True (or when a backward on its path is not differentiable, such as a custom "
+                    f"Function marked @once_differentiable) autograd builds no graph for it, so it is a constant."
+                    f"{tail}", info.grad_result.line or _line(origin))
         if info.hook_gradient is not None:
             where = f" at line {info.hook_gradient.line}" if info.hook_gradient.line else ""
             return ("gradient_tensor",
@@ -401,6 +411,17 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
                 f"data, targets and statistics. Only if you want its gradient, create it with requires_grad=True "
                 f"or call {name}.requires_grad_().", _line(origin))
     output_nr = info.output_nr
+    raised = next(((h, c) for h in (attrs or {}).get("hooks", ()) for c in h.calls if c.error), None)
+    if raised is not None:
+        hook, call = raised
+        where = f" registered at line {hook.source.line}" if hook.source is not None else ""
+        p = capture.passes[call.pass_index] if call.pass_index is not None and call.pass_index < len(capture.passes) \
+            else None
+        during = f" during {_pass_name(p)}" if p is not None else ""
+        return ("hook_raised",
+                f"The hook {hook.qualname}{where} on {name} raised{during} ({call.error.splitlines()[0]}): the pass "
+                f"stopped there, so nothing below {name} got this pass's gradient.",
+                hook.source.line if hook.source is not None else _line(origin))
     hook, call = _changed_hook(attrs, output_nr)
     if hook is not None:
         where = f" registered at line {hook.source.line}" if hook.source is not None else ""

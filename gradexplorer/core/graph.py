@@ -182,6 +182,7 @@ class HookCallRecord:
     before: tuple[TensorRecord | None, ...]
     after: tuple[TensorRecord | None, ...] | None
     in_place: bool = False
+    error: str | None = None  # the hook raised (the pass stopped there)
 
     @property
     def changed(self) -> bool:
@@ -543,7 +544,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
     for h in recorder.hooks:
         hooks_by_node.setdefault(h.node, []).append(HookRecord(
             h.kind, h.qualname, h.output_nr, _source(lines, h.line),
-            tuple(HookCallRecord(c.pass_index, resolve_all(c.before), resolve_all(c.after), c.in_place)
+            tuple(HookCallRecord(c.pass_index, resolve_all(c.before), resolve_all(c.after), c.in_place, c.error)
                   for c in h.calls), h.library))
     snapshot_seconds = time.perf_counter() - started
 

@@ -30,7 +30,31 @@ from .tensors import TensorRecord, summarize_tensor
 __all__ = ["WARNING_CODES", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules"]
 
 #: Every code a :class:`ModuleWarning` can carry.
-WARNING_CODES = ("plain_tensor_attribute", "non_persistent_buffer", "parameter_without_grad", "mixed_devices")
+WARNING_CODES = ("plain_tensor_attribute", "non_persistent_buffer", "parameter_without_grad", "mixed_devices",
+                 "module_hooks")
+
+#: Module hook dictionaries and how they read (``nn.Module`` keeps them per instance).
+_HOOK_KINDS = (("_forward_pre_hooks", "forward pre-hook"), ("_forward_hooks", "forward hook"),
+               ("_backward_pre_hooks", "full backward pre-hook"), ("_backward_hooks", "backward hook"))
+
+
+def _module_hook_warnings(module, path: str) -> list[ModuleWarning]:
+    """An info line per module that has hooks: they change values and gradients out of sight."""
+    result = []
+    for sub_path, sub in module.named_modules():
+        hooks = []
+        for attr, kind in _HOOK_KINDS:
+            for fn in (getattr(sub, attr, None) or {}).values():
+                name = getattr(fn, "__qualname__", None) or type(fn).__qualname__
+                hooks.append(f"{kind} {name}")
+        if hooks:
+            where = f"{path}.{sub_path}" if sub_path else path
+            result.append(ModuleWarning(
+                "module_hooks", where,
+                f"`{where}` has {len(hooks)} hook(s) that run on every call: {', '.join(hooks)}. A forward hook can "
+                f"replace the output; a backward hook can replace gradients (its nodes show as "
+                f"BackwardHookFunctionBackward in the graph).", "", "info"))
+    return result
 
 
 @dataclass(frozen=True)
@@ -163,7 +187,8 @@ def _build(module: nn.Module, path: str, value_elements: int, seen: set[int]) ->
     return built[id(module)]
 
 
-def _warnings(root: ModuleAudit, passes_ran: bool) -> tuple[tuple[ModuleWarning, ...], tuple[str, ...]]:
+def _warnings(root: ModuleAudit, passes_ran: bool, delivered: frozenset[str] = frozenset()
+              ) -> tuple[tuple[ModuleWarning, ...], tuple[str, ...]]:
     registered = [e for audit in root.walk() for e in audit.entries if e.kind != "plain"]
     counts = Counter(e.device for e in registered)
     devices = tuple(d for d, _ in counts.most_common())
@@ -189,7 +214,8 @@ def _warnings(root: ModuleAudit, passes_ran: bool) -> tuple[tuple[ModuleWarning,
                     "non_persistent_buffer", entry.path,
                     f"`{entry.path}` is a non-persistent buffer: it moves with the module but state_dict() does "
                     f"not save it.", "pass persistent=True to register_buffer if it must be saved", "info"))
-            elif entry.kind == "parameter" and entry.requires_grad and passes_ran and not entry.has_grad:
+            elif entry.kind == "parameter" and entry.requires_grad and passes_ran and not entry.has_grad \
+                    and entry.path not in delivered:  # delivered, then taken (an optimizer step in backward)
                 warnings.append(ModuleWarning(
                     "parameter_without_grad", entry.path,
                     f"`{entry.path}` requires grad but received no gradient in any backward pass: it is not on "
@@ -205,7 +231,8 @@ def _warnings(root: ModuleAudit, passes_ran: bool) -> tuple[tuple[ModuleWarning,
     return tuple(warnings), devices
 
 
-def audit_modules(bindings, *, passes_ran: bool, value_elements: int) -> tuple[ModuleAudit, ...]:
+def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
+                  delivered: frozenset[str] = frozenset()) -> tuple[ModuleAudit, ...]:
     """Audit every top-level module in ``bindings``.
 
     Parameters
@@ -215,6 +242,9 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int) -> tuple[M
     passes_ran : bool, keyword-only
         Whether any backward pass ran (else missing gradients are no news).
     value_elements : int, keyword-only
+    delivered : frozenset of str, keyword-only
+        Names of parameters some pass delivered a gradient to (even if a hook
+        then set ``.grad`` to None).
 
     Returns
     -------
@@ -228,6 +258,7 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int) -> tuple[M
         if id(module) in seen or "." in names[0]:
             continue
         tree = _build(module, names[0], value_elements, seen)
-        warnings, devices = _warnings(tree, passes_ran)
+        warnings, devices = _warnings(tree, passes_ran, delivered)
+        warnings = warnings + tuple(_module_hook_warnings(module, names[0]))
         audits.append(ModuleAudit(tree.path, tree.type_name, tree.entries, tree.children, warnings, devices))
     return tuple(audits)

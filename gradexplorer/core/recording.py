@@ -164,6 +164,7 @@ class HookCall:
     before: tuple[PendingRecord | None, ...]
     after: tuple[PendingRecord | None, ...] | None
     in_place: bool = False
+    error: str | None = None
 
 
 @dataclass
@@ -495,6 +496,8 @@ class Recorder(TorchFunctionMode):
         self.grad_switched_off: dict[int, tuple[weakref.ref, int | None]] = {}
         #: ids of gradient tensors autograd passed to hooks (weakly checked).
         self.hook_gradients: dict[int, tuple[weakref.ref, int | None]] = {}
+        #: ids of tensors torch.autograd.grad returned, with the call's line.
+        self.grad_results: dict[int, tuple[weakref.ref, int | None]] = {}
         self.filename = filename
         self.snapshots = snapshots
         self.max_ops = max_ops
@@ -741,6 +744,13 @@ class Recorder(TorchFunctionMode):
         if kind == "grad" and isinstance(result, tuple):
             take = self.snapshots.take_copy
             record.results = tuple(None if g is None else take(g) for g in result)
+            for g in result:
+                if isinstance(g, torch.Tensor):
+                    self.grad_results[id(g)] = (weakref.ref(g), record.line)
+                    if self._entry(g) is None:  # so that a later g.backward() can name it
+                        self._origins[id(g)] = (weakref.ref(g), TensorOrigin(
+                            next(self._seq), "autograd.grad", record.line, torch.is_grad_enabled(),
+                            torch.is_inference_mode_enabled()), None)
         return result
 
     def _accounted_leaves(self, record: PassRecord) -> list[tuple[Node, torch.Tensor]]:
@@ -805,8 +815,13 @@ class Recorder(TorchFunctionMode):
             # only a comparison by value can see.
             before = recorder._snapshot_grads(grads[0])
             recorder._note_hook_gradients(grads)
-            result = hook(*grads)
             index = recorder.active_pass.index if recorder.active_pass is not None else None
+            try:
+                result = hook(*grads)
+            except BaseException as exc:
+                # The pass stops here: say so on the hook's node.
+                info.calls.append(HookCall(index, before, None, False, f"{type(exc).__name__}: {exc}"))
+                raise
             if result is not None:
                 after, in_place = recorder._snapshot_grads(result), False
                 if _same_values(before, after):
@@ -871,6 +886,13 @@ class Recorder(TorchFunctionMode):
     def switched_off_line(self, tensor: torch.Tensor) -> tuple[bool, int | None]:
         """Whether the user's code turned ``requires_grad`` off on ``tensor``, and at which line."""
         entry = self.grad_switched_off.get(id(tensor))
+        if entry is None or entry[0]() is not tensor:
+            return False, None
+        return True, entry[1]
+
+    def grad_result_line(self, tensor: torch.Tensor) -> tuple[bool, int | None]:
+        """Whether ``tensor`` was returned by ``torch.autograd.grad`` (and that call's line)."""
+        entry = self.grad_results.get(id(tensor))
         if entry is None or entry[0]() is not tensor:
             return False, None
         return True, entry[1]

@@ -345,7 +345,8 @@ def _node_attrs(d: dict, path: str) -> dict:
             calls.append(HookCallRecord(_R.int_(c.get("pass_index"), f"{p}.calls[{j}].pass_index", optional=True),
                                         _records(c.get("before", []), f"{p}.calls[{j}].before"),
                                         None if after is None else _records(after, f"{p}.calls[{j}].after"),
-                                        _R.bool_(c.get("in_place", False), f"{p}.calls[{j}].in_place")))
+                                        _R.bool_(c.get("in_place", False), f"{p}.calls[{j}].in_place"),
+                                        _R.str_(c.get("error"), f"{p}.calls[{j}].error", optional=True)))
         hooks.append(HookRecord(_R.str_(h.get("kind"), f"{p}.kind"), _R.str_(h.get("qualname"), f"{p}.qualname"),
                                 _R.int_(h.get("output_nr", 0), f"{p}.output_nr"), _source(h.get("source"), f"{p}.source"),
                                 tuple(calls), _R.bool_(h.get("library", False), f"{p}.library")))
@@ -518,7 +519,8 @@ def capture_from_dict(doc: dict) -> Capture:
             _R.str_(t.get("grad_fn"), f"{p}.grad_fn", optional=True), origin,
             _R.strs(t.get("base_names", []), f"{p}.base_names"), _R.strs(t.get("source_names", []), f"{p}.source_names"),
             _source(t.get("switched_off"), f"{p}.switched_off"), _source(t.get("hook_gradient"), f"{p}.hook_gradient"),
-            _R.bool_(t.get("is_buffer", False), f"{p}.is_buffer")))
+            _R.bool_(t.get("is_buffer", False), f"{p}.is_buffer"),
+            _source(t.get("grad_result"), f"{p}.grad_result")))
     explanations = []
     for i, e in enumerate(_R.list_(doc.get("explanations", []), "capture.explanations")):
         p = f"capture.explanations[{i}]"

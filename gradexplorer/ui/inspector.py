@@ -23,11 +23,14 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QTableView,
+    QTableWidget,
+    QTableWidgetItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from ..core.accounting import leaf_steps
 from ..core.summary import short_op
 from ..core.tensors import TensorRecord, format_number
 
@@ -174,13 +177,37 @@ class TensorView(QWidget):
         self.summary.setText(describe_record(record))
         self.model.set_record(record)
         self.histogram.set_record(record)
-        self.table.setVisible(record is not None and record.data is not None and record.numel > 1)
+        shown = record is not None and record.data is not None and record.numel > 1
+        self.table.setVisible(shown)
+        if shown:
+            # As tall as its rows (up to 160 px): a 2-element vector needs no empty box.
+            rows = self.model.rowCount()
+            self.table.setMaximumHeight(min(160, self.table.horizontalHeader().sizeHint().height()
+                                            + rows * self.table.verticalHeader().defaultSectionSize() + 6))
 
     def text(self) -> str:
         """What a user reads first: the single value, or the summary."""
         if self.record is not None and self.record.item() is not None:
             return format_number(self.record.item())
         return self.summary.text()
+
+
+def _short(record: TensorRecord | None) -> str:
+    return "None" if record is None else record.short(width=28)
+
+
+#: How a pass's effect on a leaf's .grad reads (core.accounting's step effects).
+_STEP_WORDS = {"filled": "filled .grad", "added": "added to .grad", "consumed": "a hook took it (.grad set to None)",
+               "changed": "a hook changed .grad", "none": "nothing arrived"}
+_BEFORE_WORDS = {"preexisting": ".grad already held a value", "reset": ".grad was reset before this pass",
+                 "edited": ".grad was edited before this pass", "first": "", "kept": ""}
+
+
+#: The same, short, for the per-pass table's narrow column.
+_STEP_SHORT = {"filled": "filled", "added": "added", "consumed": "taken by a hook", "changed": "changed by a hook",
+               "none": "nothing arrived"}
+_BEFORE_SHORT = {"preexisting": "had a value", "reset": "reset before", "edited": "edited before", "first": "",
+                 "kept": ""}
 
 
 class Inspector(QScrollArea):
@@ -243,6 +270,25 @@ class Inspector(QScrollArea):
         form.addRow("Source", self.source)
         outer.addLayout(form)
 
+        # A leaf's accumulated .grad and its per-pass story come first: it is
+        # what a user debugging a training loop looks for.
+        self.leaf_box = QGroupBox(".grad (accumulated)")
+        leaf_layout = QVBoxLayout(self.leaf_box)
+        self.leaf_grad = TensorView("Leaf grad")
+        leaf_layout.addWidget(self.leaf_grad)
+        # Per pass: .grad before, what the pass delivered, .grad after.
+        self.leaf_passes = QTableWidget(0, 5)
+        self.leaf_passes.setAccessibleName("Leaf gradient per pass")
+        self.leaf_passes.setHorizontalHeaderLabels(["Pass", ".grad before", "Delivered", ".grad after", "What happened"])
+        self.leaf_passes.verticalHeader().setVisible(False)
+        self.leaf_passes.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.leaf_passes.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.leaf_passes.horizontalHeader().setStretchLastSection(True)
+        self.leaf_passes.setMaximumHeight(150)
+        self.leaf_passes.setWordWrap(False)
+        leaf_layout.addWidget(self.leaf_passes)
+        outer.addWidget(self.leaf_box)
+
         self.value_box = QGroupBox("Forward value")
         self.value = TensorView("Forward value")
         QVBoxLayout(self.value_box).addWidget(self.value)
@@ -253,18 +299,26 @@ class Inspector(QScrollArea):
         self.pass_picker = QComboBox()
         self.pass_picker.setAccessibleName("Backward pass")
         self.pass_picker.currentIndexChanged.connect(self._on_pass_picker_changed)
+        self.pass_status = QLabel()
+        self.pass_status.setWordWrap(True)
+        self.pass_status.setAccessibleName("Pass status")
+        self.pass_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.grad = TensorView("Gradient")
         self.grad_inputs = QLabel()
         self.grad_inputs.setWordWrap(True)
+        self.pass_delta = QLabel()
+        self.pass_delta.setWordWrap(True)
+        self.pass_delta.setAccessibleName("Pass delta")
+        self.verification = QLabel()
+        self.verification.setWordWrap(True)
+        self.verification.setAccessibleName("Verification")
         grad_layout.addWidget(self.pass_picker)
+        grad_layout.addWidget(self.pass_status)
         grad_layout.addWidget(self.grad)
         grad_layout.addWidget(self.grad_inputs)
+        grad_layout.addWidget(self.pass_delta)
+        grad_layout.addWidget(self.verification)
         outer.addWidget(self.grad_box)
-
-        self.leaf_box = QGroupBox(".grad (accumulated)")
-        self.leaf_grad = TensorView("Leaf grad")
-        QVBoxLayout(self.leaf_box).addWidget(self.leaf_grad)
-        outer.addWidget(self.leaf_box)
 
         self.saved = QLabel()
         self.saved.setWordWrap(True)
@@ -282,13 +336,21 @@ class Inspector(QScrollArea):
             box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         outer.addStretch(1)
         self._attrs: dict | None = None
+        self._passes: tuple = ()
+        self._checks: tuple = ()
         self._line: int | None = None
         self.show_node(None, None)
 
     # -- public ----------------------------------------------------------------------
-    def show_node(self, node_id: str | None, attrs: dict | None, passes=()) -> None:
-        """Fill the panel from a node's attributes (the graph schema), or clear it."""
+    def show_node(self, node_id: str | None, attrs: dict | None, passes=(), checks=()) -> None:
+        """Fill the panel from a node's attributes (the graph schema), or clear it.
+
+        ``passes`` are the capture's :class:`PassSummary` records; ``checks``
+        the verifier's results for this node (:func:`core.verify.verify_node`).
+        """
         self._attrs = attrs
+        self._passes = tuple(passes)
+        self._checks = tuple(checks)
         boxes = (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box)
         if attrs is None:
             self.title.setText("Click a node to inspect it.")
@@ -305,10 +367,18 @@ class Inspector(QScrollArea):
         self.kind.setText(kind)
         self.names.setText(", ".join(attrs["names"]) or "— (no name in the namespace)")
         self.path.setText(attrs.get("path") or "")
-        self.path.setPlaceholderText("— (not reachable from a named tensor)")
+        if attrs["names"]:
+            self.path.setPlaceholderText(f"— (use the name {attrs['names'][0]}: no grad_fn of a named result leads here)")
+        else:
+            self.path.setPlaceholderText("— (not reachable from a named tensor)")
         self.path.setCursorPosition(0)
         self.copy_path.setEnabled(bool(attrs.get("path")))
-        if attrs.get("grad_enabled") is None:
+        if attrs["kind"] == "leaf":
+            # Grad mode decides whether an op records a grad_fn; a leaf's
+            # requires_grad is set on the tensor itself, so it does not apply.
+            self.created.setText("a leaf (requires_grad set on the tensor; grad mode does not apply)"
+                                 if attrs.get("requires_grad") else "a leaf that does not require grad (any more)")
+        elif attrs.get("grad_enabled") is None:
             self.created.setText("not recorded")
         else:
             mode = "grad mode on" if attrs["grad_enabled"] else "under torch.no_grad()"
@@ -327,25 +397,35 @@ class Inspector(QScrollArea):
         self.value.set_record(value)
         self.pass_picker.blockSignals(True)
         self.pass_picker.clear()
-        for index in sorted(attrs["grads"]):
-            where = ""
-            if index < len(passes) and passes[index].source is not None:
-                where = f" (line {passes[index].source.line})"
-            self.pass_picker.addItem(f"pass {index}{where}", index)
+        shown = sorted(set(attrs["grads"]) | set(attrs.get("accumulation") or {})
+                       | {i for i in attrs.get("on_path", ()) if i < len(passes) and passes[i].raised})
+        for index in shown:
+            label = f"pass {index}"
+            if index < len(passes):
+                p = passes[index]
+                label += f" (line {p.line})" if p.line is not None else ""
+                label += f" in {p.thread}" if p.thread else ""
+                label += " — raised" if p.raised else ""
+            self.pass_picker.addItem(label, index)
         self.pass_picker.blockSignals(False)
         self.grad_box.setVisible(True)
-        if attrs["grads"]:
-            self.pass_picker.setCurrentIndex(self.pass_picker.count() - 1)
+        if shown:
+            # The last pass that brought this node a gradient (else the last one listed).
+            arrived = [i for i in shown if i in attrs["grads"] or i in (attrs.get("accumulation") or {})]
+            self.pass_picker.setCurrentIndex(shown.index(arrived[-1]) if arrived else len(shown) - 1)
             self._show_pass(self.pass_picker.currentData())
         else:
             self.grad.set_record(None)
             self.grad.summary.setText("No backward pass reached this node.")
-            self.grad_inputs.setText("")
-        self.pass_picker.setVisible(bool(attrs["grads"]))
+            for label in (self.grad_inputs, self.pass_status, self.pass_delta, self.verification):
+                label.setText("")
+                label.setVisible(False)
+        self.pass_picker.setVisible(bool(shown))
         self.leaf_box.setVisible(attrs["kind"] == "leaf")
         self.leaf_grad.set_record(attrs.get("grad"))
         if attrs["kind"] == "leaf" and attrs.get("grad") is None:
             self.leaf_grad.summary.setText(".grad is None")
+        self._fill_leaf_passes(attrs)
         saved = attrs.get("saved", ())
         self.saved_box.setVisible(bool(saved))
         self.saved.setText("\n".join(
@@ -357,12 +437,14 @@ class Inspector(QScrollArea):
         lines = []
         for hook in hooks:
             where = f" (line {hook.source.line})" if hook.source is not None else ""
-            lines.append(f"{hook.kind}: {hook.qualname}{where}")
+            by = " — registered by library code" if hook.library else ""
+            lines.append(f"{hook.kind}: {hook.qualname}{where}{by}")
             for call in hook.calls:
                 before = call.before[0].short(width=30) if call.before and call.before[0] is not None else "None"
                 after = (call.after[0].short(width=30) if call.after and call.after[0] is not None else "None") \
                     if call.changed else "unchanged"
-                lines.append(f"    pass {call.pass_index}: before {before} → after {after}")
+                how = " (changed in place)" if call.in_place else ""
+                lines.append(f"    pass {call.pass_index}: before {before} → after {after}{how}")
         self.hooks.setText("\n".join(lines))
 
     def show_group(self, group) -> None:
@@ -386,15 +468,69 @@ class Inspector(QScrollArea):
     def _show_pass(self, index) -> None:
         if self._attrs is None or index is None:
             return
-        flow = self._attrs["grads"].get(index)
-        if flow is None:
-            return
-        self.grad.set_record(flow.outputs[0] if flow.outputs else None)
-        if flow.inputs:
+        attrs = self._attrs
+        p = self._passes[index] if index < len(self._passes) else None
+        flow = attrs["grads"].get(index)
+        step = (attrs.get("accumulation") or {}).get(index)
+        status = ""
+        self.pass_status.setToolTip(p.error if p is not None and p.raised else "")
+        if p is not None and p.raised:
+            head = p.error.splitlines()[0]
+            head = head if len(head) <= 120 else head[:117].rstrip() + "..."
+            reached = flow is not None or (step is not None and step.delivered is not None)
+            status = (f"This pass raised at line {p.line}: {head}. "
+                      + ("What reached this node before the error is shown." if reached else
+                         "It raised before reaching this node."))
+        self.pass_status.setText(status)
+        self.pass_status.setStyleSheet("color: #b00020" if status else "")
+        self.pass_status.setVisible(bool(status))
+        if flow is not None:
+            self.grad.set_record(flow.outputs[0] if flow.outputs else None)
+        elif step is not None:
+            self.grad.set_record(step.delivered)
+        else:
+            self.grad.set_record(None)
+            self.grad.summary.setText("No gradient arrived here in this pass.")
+        if flow is not None and flow.inputs:
             self.grad_inputs.setText("to inputs (by slot): " + ", ".join(
                 f"[{slot}] {'None' if g is None else g.short(width=24)}" for slot, g in enumerate(flow.inputs)))
         else:
             self.grad_inputs.setText("")
+        self.grad_inputs.setVisible(bool(self.grad_inputs.text()))
+        delta = ""
+        if step is not None:
+            steps = {s.index: s for s in leaf_steps(attrs["accumulation"])}
+            s = steps[index]
+            delta = (f".grad before {_short(s.before)} + delivered {_short(s.delivered)} → .grad after "
+                     f"{_short(s.after)}: {_STEP_WORDS[s.effect]}"
+                     + ("" if s.before_change in ("first", "kept") else f" ({_BEFORE_WORDS[s.before_change]})"))
+        self.pass_delta.setText(delta)
+        self.pass_delta.setVisible(bool(delta))
+        checks = [c for c in self._checks if c.pass_index == index]
+        text = "; ".join(f"{c.status}: {c.detail}" for c in checks)
+        self.verification.setText(f"Check: {text}" if text else "")
+        self.verification.setStyleSheet("color: #b00020" if any(c.status == "wrong" for c in checks)
+                                        else "color: gray")
+        self.verification.setVisible(bool(text))
+
+    def _fill_leaf_passes(self, attrs) -> None:
+        steps = leaf_steps(attrs.get("accumulation") or {}) if attrs["kind"] == "leaf" else []
+        self.leaf_passes.setRowCount(len(steps))
+        for row, s in enumerate(steps):
+            raised = s.index < len(self._passes) and self._passes[s.index].raised
+            what = ", ".join(w for w in (_BEFORE_SHORT[s.before_change], _STEP_SHORT[s.effect],
+                                         "pass raised" if raised else "") if w)
+            for column, text in enumerate([str(s.index), _short(s.before), _short(s.delivered), _short(s.after), what]):
+                self.leaf_passes.setItem(row, column, QTableWidgetItem(text))
+        self.leaf_passes.setVisible(bool(steps))
+        self.leaf_passes.resizeRowsToContents()
+        header = self.leaf_passes.horizontalHeader().sizeHint().height()
+        self.leaf_passes.setMaximumHeight(min(150, header + 24 * len(steps) + 22))
+
+    def leaf_pass_rows(self) -> list[list[str]]:
+        """The per-pass table as text (what a user reads)."""
+        return [[self.leaf_passes.item(r, c).text() for c in range(self.leaf_passes.columnCount())]
+                for r in range(self.leaf_passes.rowCount())]
 
     def _on_pass_picker_changed(self, _row: int) -> None:
         self._show_pass(self.pass_picker.currentData())

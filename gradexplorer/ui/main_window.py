@@ -40,6 +40,7 @@ from ..core.errors import DeviceUnavailableError, SnapshotError
 from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_to_show, parent_box
 from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.session import Session, ViewState, load_session, save_session, write_atomic
+from ..core.verify import verify_node
 from ..resources import example_paths, read_example
 from .console import Console
 from .editor import CodeEditor
@@ -703,7 +704,7 @@ class MainWindow(QMainWindow):
             self.inspector.show_group(self.result.display.groups[node_id])
             return
         cap = self.result.capture
-        self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes)
+        self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id))
 
     def show_nodes(self, node_ids: list[str]) -> None:
         """Select graph nodes, opening the module boxes that hide them; the first is inspected."""

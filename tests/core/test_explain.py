@@ -207,6 +207,22 @@ TABLE = [
         w.register_post_accumulate_grad_hook(step)
         (w * 3).sum().backward()
     """),
+    ("module_hooks", "module:lin", """
+        lin = nn.Linear(2, 2)
+        lin.register_forward_hook(lambda m, i, o: o * 2)
+        lin(torch.ones(1, 2)).sum().backward()
+    """),
+    ("hook_raised", "h", """
+        w = torch.tensor(1.0, requires_grad=True)
+        h = w * 2
+        def broken(g):
+            raise ValueError("no")
+        h.register_hook(broken)
+        try:
+            (h * 3).backward()
+        except ValueError:
+            pass
+    """),
     ("non_persistent_buffer", "module:m.stats", """
         class M(nn.Module):
             def __init__(self):

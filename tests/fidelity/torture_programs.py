@@ -184,14 +184,12 @@ PROGRAMS: list[Program] = [
     """, {"b": "pass_raised"}),
     _p("detect_anomaly_nan", """
         x = torch.tensor([0.0, 1.0], requires_grad=True)
+        w = torch.tensor(2.0, requires_grad=True)
         with torch.autograd.detect_anomaly():
             y = torch.sqrt(x)
-            z = (y * 0).sum() + x.sum()
-            try:
-                (torch.sqrt(x - x) * 1.0).sum().backward()
-            except RuntimeError:
-                pass
-    """),
+            loss = (y * 0).sum() + w * 3
+            loss.backward()
+    """, {"x": "pass_raised"}),
     _p("once_differentiable_twice", """
         from torch.autograd.function import once_differentiable
         class Square(torch.autograd.Function):
@@ -208,7 +206,7 @@ PROGRAMS: list[Program] = [
         y = Square.apply(x)
         (gx,) = torch.autograd.grad(y, x, create_graph=True)
         gx.backward()
-    """),
+    """, {"gx": "gradient_tensor", "x": "grad_returned"}, {"gx": ("@once_differentiable", "raised at line 15")}),
     _p("custom_backward_raises", """
         class Bad(torch.autograd.Function):
             @staticmethod
@@ -221,7 +219,7 @@ PROGRAMS: list[Program] = [
         v = torch.tensor(1.0, requires_grad=True)
         out = Bad.apply(w) + v * 4
         out.backward()
-    """),
+    """, {"w": "pass_raised"}),
     _p("second_pass_raises_after_first_ok", """
         w = torch.tensor([1.0, 2.0], requires_grad=True)
         (w * 2).sum().backward()
@@ -231,7 +229,7 @@ PROGRAMS: list[Program] = [
             y.sum().backward()
         except RuntimeError:
             pass
-    """),
+    """, {"w": "leaf_grad"}, {"w": ("raised before reaching it",)}),
     _p("backward_on_no_grad_result", """
         a = torch.tensor(1.0, requires_grad=True)
         with torch.no_grad():
