@@ -10,3 +10,17 @@ MODEL = textwrap.dedent("""
     loss = model(x).pow(2).mean()
     loss.backward()
 """)
+
+
+#: A leaf whose .grad is set before the first pass, clipped between passes,
+#: and a third pass that raises (an in-place change of a saved tensor) at line 8.
+EDITED_LOOP = textwrap.dedent("""\
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    w.grad = torch.tensor([1.0, 1.0])
+    (w * w).sum().backward()
+    torch.nn.utils.clip_grad_norm_([w], 1.0)
+    (w * 2).sum().backward()
+    y = w.sigmoid()
+    y.add_(1)
+    y.sum().backward()
+""")

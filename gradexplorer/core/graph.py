@@ -109,7 +109,7 @@ import torch
 from torch.autograd.graph import Node
 
 from .namespace import Bindings
-from .recording import Recorder, edge_of, resolve_all
+from .recording import Recorder, edge_of, is_accumulator, resolve_all
 from .tensors import TensorRecord, summarize_tensor
 
 __all__ = [
@@ -342,23 +342,12 @@ def path_expression(graph: nx.DiGraph, node_id: str) -> str | None:
     return "".join(reversed(parts))
 
 
-_leaf_types: dict[type, bool] = {}
-
-
-def _is_leaf_node(node: Node) -> bool:
-    cls = type(node)
-    known = _leaf_types.get(cls)
-    if known is None:
-        known = _leaf_types[cls] = hasattr(node, "variable")
-    return known
-
-
 def _node_values(node: Node, record, named_tensors: dict, recorder: Recorder, value_elements: int):
     """Forward values, leaf data and creation facts of one node (the snapshot part)."""
     call = record.call if record is not None else None
     variable = leaf_grad = None
     requires_grad = True
-    if _is_leaf_node(node):
+    if is_accumulator(node):
         var = node.variable
         variable = summarize_tensor(var, value_elements=value_elements, alias=True)
         grad = var.grad
@@ -635,7 +624,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
 
     nodes = graph.nodes
     via: dict[str, tuple] = {}
-    named_ops = [(ids[n], names[0]) for n, names in named.items() if not _is_leaf_node(n)]
+    named_ops = [(ids[n], names[0]) for n, names in named.items() if not is_accumulator(n)]
     _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if nodes[i]["is_root"]], via)
     _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if i not in via], via)
     texts: dict[str, str] = {}

@@ -75,6 +75,7 @@ __all__ = [
     "PassRecord",
     "Recorder",
     "TensorOrigin",
+    "is_accumulator",
     "rewrite_node_hook_calls",
 ]
 
@@ -306,7 +307,7 @@ class _LeafTap(_GradTap):
 _accumulator_types: dict[type, bool] = {}
 
 
-def _is_accumulator(node: Node) -> bool:
+def is_accumulator(node: Node) -> bool:
     """An ``AccumulateGrad`` node (it has ``.variable``); cached per node type."""
     cls = type(node)
     known = _accumulator_types.get(cls)
@@ -757,7 +758,7 @@ class Recorder(TorchFunctionMode):
         """Accumulators whose ``.grad`` the pass may change: reachable ones and module parameters."""
         leaves: dict[Node, torch.Tensor] = {}
         for node in record.reachable:
-            if _is_accumulator(node):
+            if is_accumulator(node):
                 leaves[node] = node.variable
         for module in list(self.modules.values()):
             for param in module.parameters(recurse=False):
@@ -778,7 +779,7 @@ class Recorder(TorchFunctionMode):
             if node in seen:
                 continue
             seen[node] = None
-            tap = _LeafTap(node, grads) if _is_accumulator(node) else _GradTap(node, grads)
+            tap = _LeafTap(node, grads) if is_accumulator(node) else _GradTap(node, grads)
             handles.append(node.register_hook(tap))
             for child, _ in node.next_functions:
                 if child is not None and child not in seen:

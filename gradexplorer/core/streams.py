@@ -120,17 +120,8 @@ def collect_output(*, max_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
     """
     out = OutputCollector("stdout", max_chars=max_chars, on_text=on_text)
     err = OutputCollector("stderr", max_chars=max_chars, on_text=on_text)
-    ident = threading.get_ident()
-    with _install_lock:
-        out_router, err_router = _router("stdout"), _router("stderr")
-        out_router.routes[ident] = out
-        err_router.routes[ident] = err
-    try:
+    with routed_to(out, err):
         yield out, err
-    finally:
-        with _install_lock:
-            out_router.routes.pop(ident, None)
-            err_router.routes.pop(ident, None)
 
 
 @contextlib.contextmanager

@@ -74,6 +74,19 @@ def _close(a: torch.Tensor, b: torch.Tensor) -> bool:
     return bool(torch.allclose(a, b.to(a.dtype), rtol=1e-4, atol=1e-6, equal_nan=True))
 
 
+def _text(t: torch.Tensor) -> str:
+    return str(t.tolist()) if t.numel() <= 6 else f"a {tuple(t.shape)} tensor"
+
+
+def _outcome(node_id: str, pass_index, check: str, got, expected, verified: str, wrong: str) -> Verification:
+    """``verified`` when ``got`` matches ``expected``, ``wrong`` (with both values) when not."""
+    if got is None or expected is None:
+        return Verification(node_id, pass_index, check, "unverified", "values not kept")
+    if _close(got, expected):
+        return Verification(node_id, pass_index, check, "verified", verified)
+    return Verification(node_id, pass_index, check, "wrong", f"{wrong}: {_text(got)} against {_text(expected)}")
+
+
 def _hook_changed(attrs, pass_index: int) -> bool:
     return any(c.pass_index == pass_index and c.changed for h in attrs.get("hooks", ()) for c in h.calls)
 
@@ -93,15 +106,9 @@ def _verify_leaf(node_id: str, attrs: dict) -> list[Verification]:
             result.append(Verification(node_id, index, "leaf_pass", "unverified",
                                        "a hook changed .grad during the pass"))
             continue
-        after, expected = _tensor(lp.after), sum_values([r for r in (lp.before, lp.delivered) if r is not None])
-        if after is None or expected is None:
-            result.append(Verification(node_id, index, "leaf_pass", "unverified", "values not kept"))
-        elif _close(after, expected):
-            result.append(Verification(node_id, index, "leaf_pass", "verified", ".grad after = before + delivered"))
-        else:
-            result.append(Verification(node_id, index, "leaf_pass", "wrong",
-                                       f".grad after the pass is {lp.after.short()}, but before + delivered is "
-                                       f"{expected.tolist() if expected.numel() <= 6 else tuple(expected.shape)}"))
+        expected = sum_values([r for r in (lp.before, lp.delivered) if r is not None])
+        result.append(_outcome(node_id, index, "leaf_pass", _tensor(lp.after), expected,
+                               ".grad after = before + delivered", ".grad after the pass against before + delivered"))
     steps = leaf_steps(accumulation)
     if steps:
         code, contributing, _ = classify_leaf(steps, attrs.get("grad"))
@@ -109,16 +116,9 @@ def _verify_leaf(node_id: str, attrs: dict) -> list[Verification]:
             parts = [accumulation[i].delivered for i in contributing]
             if steps[0].before_change == "preexisting" and contributing[0] == steps[0].index:
                 parts.insert(0, steps[0].before)
-            total, final = sum_values(parts), _tensor(attrs.get("grad"))
-            if total is None or final is None:
-                result.append(Verification(node_id, None, "leaf_total", "unverified", "values not kept"))
-            elif _close(final, total):
-                result.append(Verification(node_id, None, "leaf_total", "verified",
-                                           f".grad = sum of passes {', '.join(map(str, contributing))}"))
-            else:
-                result.append(Verification(node_id, None, "leaf_total", "wrong",
-                                           f".grad is {attrs['grad'].short()}, not the sum of passes "
-                                           f"{', '.join(map(str, contributing))}"))
+            which = ", ".join(map(str, contributing))
+            result.append(_outcome(node_id, None, "leaf_total", _tensor(attrs.get("grad")), sum_values(parts),
+                                   f".grad = sum of passes {which}", f".grad against the sum of passes {which}"))
     return result
 
 
@@ -153,22 +153,16 @@ def _verify_flow(capture, node_id: str, attrs: dict) -> list[Verification]:
             result.append(Verification(node_id, index, "flow", "unverified", "a hook or a capped value in between"))
             continue
         for nr, total in sums.items():
-            received = flow.outputs[nr] if nr < len(flow.outputs) else None
-            got = _tensor(received)
-            if got is None:
-                result.append(Verification(node_id, index, "flow", "unverified", "values not kept"))
-            elif got.shape != total.shape:
-                # Autograd reshapes/broadcast-reduces into the input's metadata; compare the sum only then.
+            got = _tensor(flow.outputs[nr] if nr < len(flow.outputs) else None)
+            if got is not None and got.shape != total.shape:
+                # Autograd reshapes into the input's metadata: compare the flat values only then.
                 ok = got.numel() == total.numel() and _close(got.reshape(-1), total.reshape(-1))
                 result.append(Verification(node_id, index, "flow", "verified" if ok else "unverified",
                                            "shapes differ (input metadata)"))
-            elif _close(got, total):
-                result.append(Verification(node_id, index, "flow", "verified",
-                                           f"gradient of output {nr} = sum of what its consumers sent"))
-            else:
-                result.append(Verification(node_id, index, "flow", "wrong",
-                                           f"received {received.short()} for output {nr}, but its consumers sent "
-                                           f"{total.tolist() if total.numel() <= 6 else tuple(total.shape)}"))
+                continue
+            result.append(_outcome(node_id, index, "flow", got, total,
+                                   f"gradient of output {nr} = sum of what its consumers sent",
+                                   f"gradient received for output {nr} against what its consumers sent"))
     return result
 
 

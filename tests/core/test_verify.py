@@ -10,6 +10,8 @@ from gradexplorer.core.verify import verify_capture, verify_node
 
 import torch
 
+from ..programs import EDITED_LOOP
+
 TWO_PASSES = """\
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 h = w * 3
@@ -51,16 +53,7 @@ def test_a_wrong_intermediate_gradient_is_reported_wrong():
 
 def test_cli_prints_the_per_pass_table_raised_pass_and_verification(tmp_path, capsys):
     script = tmp_path / "loop.py"
-    script.write_text("""\
-w = torch.tensor([3.0, 4.0], requires_grad=True)
-w.grad = torch.tensor([1.0, 1.0])
-(w * w).sum().backward()
-torch.nn.utils.clip_grad_norm_([w], 1.0)
-(w * 2).sum().backward()
-y = w.sigmoid()
-y.add_(1)
-y.sum().backward()
-""")
+    script.write_text(EDITED_LOOP)
     assert main(["capture", str(script)]) == 1
     out = capsys.readouterr().out
     assert "#2 backward at line 8 from - -> raised at line 8: RuntimeError" in out or \

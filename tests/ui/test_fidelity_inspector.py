@@ -2,19 +2,10 @@
 
 from PySide6.QtCore import Qt
 
+from ..programs import EDITED_LOOP as LOOP
 from .conftest import run_and_wait
 from .test_main_window import click_node
 
-LOOP = """\
-w = torch.tensor([3.0, 4.0], requires_grad=True)
-w.grad = torch.tensor([1.0, 1.0])
-(w * w).sum().backward()
-torch.nn.utils.clip_grad_norm_([w], 1.0)
-(w * 2).sum().backward()
-y = w.sigmoid()
-y.add_(1)
-y.sum().backward()
-"""
 
 
 def test_leaf_shows_each_pass_delta_and_the_pass_that_raised(qtbot, window):
