@@ -183,3 +183,23 @@ def test_program_survives_a_session_round_trip(program, tmp_path):
         other = back.graph.nodes[node_id]
         for key in ("accumulation", "on_path", "hooks", "grads", "grad", "value"):
             assert other[key] == attrs[key], (node_id, key)
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p.name for p in PROGRAMS])
+def test_cli_tells_the_same_story(program, tmp_path, capsys):
+    """``gradexplorer capture`` on the program: no crash, the JSON snapshot is written, the codes are printed."""
+    from gradexplorer.cli import main
+
+    script = tmp_path / "program.py"
+    script.write_text(program.code)
+    out_json = tmp_path / "snap.json"
+    status = main(["capture", str(script), "--json", str(out_json), "--max-rows", "5"])
+    printed = capsys.readouterr().out
+    cap = capture(program.code, filename=str(script))
+    assert status == (0 if cap.ok else 1)
+    assert json.loads(out_json.read_text())["explanations"]
+    for name, code in program.codes.items():
+        assert f"  {name}: [{code}] " in printed, printed[printed.find("Why"):][:2000]
+    if any(p.raised for p in cap.passes):
+        assert "-> raised at line" in printed
+    assert "wrong (gradients checked" not in printed or " 0 wrong " in printed
