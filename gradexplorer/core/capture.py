@@ -356,6 +356,7 @@ def capture(
     saved_values: bool = True,
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
     on_output: Callable[[str, str], None] | None = None,
+    exec_guard: Callable[[], Any] | None = None,
 ) -> Capture:
     """Run ``code`` and capture its autograd graph, values, gradients and output.
 
@@ -379,6 +380,11 @@ def capture(
         Cap of kept stdout and stderr text each.
     on_output : callable, optional
         ``on_output(stream, text)`` for each print, called in this thread.
+    exec_guard : callable, optional
+        Returns a context manager entered right around the user's ``exec``
+        and nothing else (the GUI's worker arms its Stop there, so that a
+        Stop can never land in gradexplorer's own code: the recorder's exit
+        or the graph build).
 
     Returns
     -------
@@ -425,7 +431,8 @@ def capture(
         streams[:] = [out, err]
         try:
             with torch.enable_grad(), torch.inference_mode(False), _default_device(torch_device), recorder:
-                exec(program, namespace)
+                with exec_guard() if exec_guard is not None else contextlib.nullcontext():
+                    exec(program, namespace)
         except BaseException as exc:  # the user's exception (or a Stop) is data, never raised
             error = _exception_report(exc, filename, lines)
             del exc  # its frames hold the user's tensors

@@ -130,6 +130,10 @@ class MainWindow(QMainWindow):
         self._tick = QTimer(self)
         self._tick.setInterval(100)
         self._tick.timeout.connect(self._on_tick_timeout)
+        # The program's prints are drained from the worker on this GUI timer.
+        self._output_timer = QTimer(self)
+        self._output_timer.setInterval(40)
+        self._output_timer.timeout.connect(self._drain_output)
 
         self.graph_view.node_selected.connect(self._on_graph_view_node_selected)
         self.graph_view.group_activated.connect(self.expand_group)
@@ -608,7 +612,6 @@ class MainWindow(QMainWindow):
         worker = CaptureWorker(job)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
-        worker.progressed.connect(self._on_worker_progressed)
         worker.returned.connect(self._on_worker_returned)
         worker.errored.connect(self._on_worker_errored)
         worker.finished.connect(thread.quit)
@@ -617,6 +620,7 @@ class MainWindow(QMainWindow):
         self._set_running(True)
         self._elapsed.start()
         self._tick.start()
+        self._output_timer.start()
         self._on_tick_timeout()
         thread.start()
         return True
@@ -643,8 +647,11 @@ class MainWindow(QMainWindow):
     def _on_run_action_triggered(self) -> None:
         self.start_run()
 
-    def _on_worker_progressed(self, stream: str, text: str) -> None:
-        self.console.append_output(stream, text)
+    def _drain_output(self) -> None:
+        """Show what the program printed since the last tick (GUI thread, on the tick timer)."""
+        if self._worker is not None:
+            for stream, text in self._worker.drain_output():
+                self.console.append_output(stream, text)
 
     def _show_result(self, result: CaptureResult) -> None:
         started = time.perf_counter()
@@ -666,6 +673,7 @@ class MainWindow(QMainWindow):
 
     def _on_worker_returned(self, result: CaptureResult) -> None:
         self._tick.stop()  # a queued tick must not overwrite the result's status
+        self._drain_output()  # the program's output comes before its traceback
         self._show_result(result)
         self.setWindowModified(True)
         cap = result.capture
@@ -683,11 +691,14 @@ class MainWindow(QMainWindow):
 
     def _on_worker_errored(self, message: str) -> None:
         self._tick.stop()
+        self._drain_output()
         self.console.append_message(message, error=True)
         self.status.setText("Stopped" if message == "Stopped." else f"Error: {message.splitlines()[0]}")
 
     def _on_thread_finished(self) -> None:
         self._tick.stop()
+        self._drain_output()
+        self._output_timer.stop()
         thread, self._thread = self._thread, None
         self._worker = None
         if thread is not None:

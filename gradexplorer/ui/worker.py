@@ -5,8 +5,11 @@
 the synchronous core: it calls :func:`gradexplorer.capture` and
 :func:`gradexplorer.core.layout.layered_layout` in its thread and emits
 
-``started``, ``progressed(stream, text)`` (batched output),
-``returned(CaptureResult)``, ``errored(str)`` and, always last, ``finished``.
+``started``, ``user_code_finished``, ``returned(CaptureResult)``,
+``errored(str)`` and, always last, ``finished``. The program's output is
+not sent by signal: it collects in the worker under a lock and the GUI drains
+it with :meth:`CaptureWorker.drain_output` on a timer (qtconsole's way), so a
+``print`` shows within one tick even when nothing else is printed after it.
 
 Everything emitted is immutable plain data: a :class:`CaptureResult` holds the
 capture (records with CPU tensors only) and the layout, never widgets, live
@@ -20,10 +23,20 @@ Stop
 worker thread with ``PyThreadState_SetAsyncExc``. Python delivers it at the
 next bytecode, so a pure-Python loop stops at once; a long native torch op
 runs to its end first (the window says so).
+
+The exception is *armed* only around the user's ``exec`` (``capture``'s
+``exec_guard``), under a lock that Stop takes too, and at most one is ever
+sent. Disarming clears a pending one (``SetAsyncExc(tid, NULL)``), so it can
+land only in the user's code or, at worst, in the few lines between the end of
+``exec`` and the disarm, which are inside ``capture``'s handler of the user's
+exceptions: never in the recorder's exit or the graph build. A Stop after the
+code has finished cancels the drawing (a flag the layout polls); the capture
+itself is always kept.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import threading
 import time
@@ -41,9 +54,6 @@ from ..core.summary import short_op
 
 __all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "layout_capture",
            "layout_display", "node_label", "prepare_view"]
-
-#: Output is forwarded to the GUI at most this often (seconds).
-_FLUSH_INTERVAL = 0.05
 
 
 @dataclass(frozen=True)
@@ -126,7 +136,8 @@ class CaptureWorker(QObject):
     """Runs one :class:`CaptureJob` when its thread starts."""
 
     started = Signal()
-    progressed = Signal(str, str)
+    #: The user's code has returned (or raised); the graph build follows.
+    user_code_finished = Signal()
     returned = Signal(object)
     errored = Signal(str)
     finished = Signal()
@@ -135,10 +146,10 @@ class CaptureWorker(QObject):
         super().__init__()
         self.job = job
         self._thread_id: int | None = None
-        self._in_user_code = threading.Event()
+        self._armed = False  # the user's exec is running: Stop may interrupt it
+        self._stop_sent = False
         self._cancel = threading.Event()
         self._pending: list[tuple[str, str]] = []
-        self._last_flush = 0.0
         self._lock = threading.Lock()
 
     @Slot()
@@ -148,56 +159,65 @@ class CaptureWorker(QObject):
         self.started.emit()
         started = time.perf_counter()
         try:
-            self._in_user_code.set()
-            try:
-                result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
-                                 on_output=self._on_output)
-            finally:
-                self._in_user_code.clear()
+            result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
+                             on_output=self._on_output, exec_guard=self._armed_for_stop)
             try:
                 display, layout = prepare_view(result, should_stop=self._cancel.is_set)
                 note = ""
             except LayoutCancelled:
                 display, layout = None, None
                 note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
-            self._flush(force=True)
             self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note))
         except GradexplorerError as exc:  # e.g. the device does not exist
             self.errored.emit(str(exc))
-        except CaptureStopped:  # a Stop that arrived after the user code had finished
-            self.errored.emit("Stopped.")
         except Exception:  # a bug of ours: report it, never crash the app
             self.errored.emit("gradexplorer failed while capturing:\n" + traceback.format_exc())
         finally:
-            self._flush(force=True)
             self.finished.emit()
 
     def _on_output(self, stream: str, text: str) -> None:
         with self._lock:
             self._pending.append((stream, text))
-        self._flush()
 
-    def _flush(self, *, force: bool = False) -> None:
-        now = time.perf_counter()
-        if not force and now - self._last_flush < _FLUSH_INTERVAL:
-            return
+    def drain_output(self) -> list[tuple[str, str]]:
+        """The output collected since the last call, consecutive writes to a stream merged (any thread)."""
         with self._lock:
             pending, self._pending = self._pending, []
-        self._last_flush = now
-        # Merge consecutive writes to the same stream into one signal.
         merged: list[list[str]] = []
         for stream, text in pending:
             if merged and merged[-1][0] == stream:
                 merged[-1][1] += text
             else:
                 merged.append([stream, text])
-        for stream, text in merged:
-            self.progressed.emit(stream, text)
+        return [(stream, text) for stream, text in merged]
+
+    @contextlib.contextmanager
+    def _armed_for_stop(self):
+        """Around the user's ``exec`` only: the window in which Stop raises in the worker thread."""
+        with self._lock:
+            self._armed = True
+            stop_now = self._cancel.is_set()  # Stop pressed before the code started
+        try:
+            if stop_now:
+                raise CaptureStopped("stopped by the user")
+            yield
+        finally:
+            with self._lock:
+                self._armed = False
+                if self._stop_sent:
+                    # Not delivered yet (the code finished first): take it back.
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread_id), None)
+            self.user_code_finished.emit()
 
     def request_stop(self) -> bool:
         """Stop the user code (True) or, once it has finished, cancel the layout (False)."""
-        if self._thread_id is None or not self._in_user_code.is_set():
-            self._cancel.set()  # polled by the layout between its phases
-            return False
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread_id), ctypes.py_object(CaptureStopped))
-        return True
+        with self._lock:
+            if not self._armed:
+                self._cancel.set()  # polled by the layout between its phases
+                return False
+            if self._stop_sent or self._thread_id is None:
+                return True
+            self._stop_sent = True
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread_id),
+                                                       ctypes.py_object(CaptureStopped))
+            return True

@@ -126,12 +126,26 @@ def test_worker_cancels_the_layout_when_stopped_after_the_code_finished(qtbot):
     from gradexplorer.ui.worker import CaptureJob, CaptureWorker
 
     worker = CaptureWorker(CaptureJob(MODEL, "cpu"))
-    results = []
+    results, answers = [], []
     worker.returned.connect(results.append)
-    assert worker.request_stop() is False  # not in user code: cancels the drawing instead
+    # Stop as soon as the code has finished: not in user code, so it cancels the drawing instead.
+    worker.user_code_finished.connect(lambda: answers.append(worker.request_stop()))
     worker.run()  # synchronously, in this thread
     (result,) = results
+    assert answers == [False]
     assert result.capture.ok and result.layout is None and "stopped" in result.note
+
+
+def test_a_stop_before_the_code_starts_stops_it(qtbot):
+    from gradexplorer.ui.worker import CaptureJob, CaptureWorker
+
+    worker = CaptureWorker(CaptureJob(MODEL, "cpu"))
+    results = []
+    worker.returned.connect(results.append)
+    assert worker.request_stop() is False
+    worker.run()
+    (result,) = results
+    assert result.capture.error.kind == "stopped" and result.capture.graph.number_of_nodes() == 0
 
 
 def test_nan_is_marked_on_nodes_and_on_module_boxes(qtbot, window):
