@@ -353,19 +353,26 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return False
         self.editor.setPlainText("")
-        self.console.reset("<editor>")
-        self.editor.set_error_line(None)
-        self.result = None
-        self.graph_view.clear_graph()
-        self.inspector.show_node(None, None)
-        self.tensors_pane.show_explanations(())
-        self.modules_pane.show_audits(())
+        self._clear_views()
         self.session_path = None
         self._script_path = None
         self._mark_clean()
         self._update_title()
         self.status.setText("New session")
         return True
+
+    def _clear_views(self) -> None:
+        """Forget the previous program's picture: graph, inspector, panes, console, Find and filter."""
+        self.console.reset("<editor>")
+        self.editor.set_error_line(None)
+        self.result = None
+        self.graph_view.clear_graph()
+        self.inspector.show_node(None, None)
+        self.tensors_pane.show_explanations(())
+        self.tensors_pane.clearSelection()
+        self.modules_pane.show_audits(())
+        self.search_box.clear()
+        self.filter_combo.setCurrentIndex(0)
 
     def open_path(self, path: Path, *, prompt: bool = True) -> bool:
         """Open a session (shown at once, nothing runs) or a script; False with a message on failure."""
@@ -382,7 +389,7 @@ class MainWindow(QMainWindow):
         if prompt and not self.maybe_save():
             return False
         self.editor.setPlainText(text)
-        self.editor.set_error_line(None)
+        self._clear_views()
         self._script_path = path
         self.session_path = None
         self._mark_clean()
@@ -414,6 +421,7 @@ class MainWindow(QMainWindow):
 
     def _show_session(self, session: Session) -> None:
         self.editor.setPlainText(session.code)
+        self._clear_views()
         if session.device:
             self.select_device(session.device)
         cap = session.capture
@@ -675,7 +683,9 @@ class MainWindow(QMainWindow):
         self._tick.stop()  # a queued tick must not overwrite the result's status
         self._drain_output()  # the program's output comes before its traceback
         self._show_result(result)
-        self.setWindowModified(True)
+        # A run of unchanged code adds nothing that cannot be made again by
+        # pressing Run: only edited code makes the session dirty (the editor's
+        # modification flag does that).
         cap = result.capture
         if result.layout is None:
             self.status.setText("Stopped while drawing the graph (the capture itself is complete)")

@@ -94,11 +94,33 @@ def test_dirty_prompt_flow(qtbot, window, tmp_path):
     window.ask_unsaved_changes = lambda: "discard"
 
 
-def test_a_run_marks_the_session_modified(qtbot, window):
-    window.example_actions["01_no_grad_alias"].trigger()
+def test_running_an_unchanged_example_and_clicking_nodes_keep_the_session_clean(qtbot, window):
+    window.example_actions["03_next_functions"].trigger()
     assert not window.isWindowModified()
-    run_and_wait(qtbot, window)
+    result = run_and_wait(qtbot, window)
+    window.graph_view.select_node(result.capture.node_named("c"))
+    assert not window.isWindowModified()
+    asked = []
+    window.ask_unsaved_changes = lambda: asked.append(True) or "cancel"
+    assert window.maybe_save() and not asked  # no prompt: nothing would be lost
+    window.editor.appendPlainText("f = e * 2")  # an edit is work to keep
     assert window.isWindowModified()
+    assert not window.maybe_save() and asked
+
+
+def test_loading_another_program_clears_the_old_picture(qtbot, window):
+    window.example_actions["03_next_functions"].trigger()
+    run_and_wait(qtbot, window)
+    window.search_box.setText("c")
+    window.find("c")
+    window.filter_combo.setCurrentIndex(1)
+    assert window.graph_view.items_by_id and window.tensors_pane.rowCount()
+    window.example_actions["01_no_grad_alias"].trigger()
+    assert window.result is None
+    assert not window.graph_view.items_by_id
+    assert window.tensors_pane.rowCount() == 0
+    assert window.search_box.text() == "" and window.filter_combo.currentIndex() == 0
+    assert window.inspector.title.text() == "Click a node to inspect it."
 
 
 def test_exports(qtbot, window, tmp_path):
