@@ -104,6 +104,10 @@ class ViewState:
     zoom: float | None = None
 
 
+#: File name suffix of session documents.
+SESSION_SUFFIX = ".gxsession"
+
+
 @dataclass(frozen=True)
 class Session:
     """A saved exploration: code, device, the capture and the view state."""

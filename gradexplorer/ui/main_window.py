@@ -13,7 +13,8 @@ are touched only here, on the GUI thread.
 from __future__ import annotations
 
 import dataclasses
-import os
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,6 +22,7 @@ import networkx as nx
 from PySide6.QtCore import QElapsedTimer, QStandardPaths, QThread, QTimer, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QLineEdit,
     QDockWidget,
@@ -39,7 +41,8 @@ from ..core.devices import list_devices, resolve_device
 from ..core.errors import DeviceUnavailableError, SnapshotError
 from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_to_show, parent_box
 from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
-from ..core.session import Session, ViewState, load_session, save_session, write_atomic
+from ..core.autosave import AutosaveSlot, find_orphans
+from ..core.session import SESSION_SUFFIX, Session, ViewState, load_session, save_session, write_atomic
 from ..core.verify import verify_node
 from ..resources import example_paths, read_example
 from .console import Console
@@ -55,7 +58,6 @@ __all__ = ["MainWindow"]
 
 #: Seconds between autosaves of the editor text and the last capture.
 AUTOSAVE_SECONDS = 45
-SESSION_SUFFIX = ".gxsession"
 
 _WELCOME_HEADER = """# Welcome to gradexplorer.
 # Type PyTorch code (torch, nn and `device` are predefined), then press
@@ -147,6 +149,9 @@ class MainWindow(QMainWindow):
         self.editor.document().setModified(False)
         self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
         self._update_title()
+        self._closing = False  # closed during a run: waiting, hidden, for the run to end
+        self._autosave = AutosaveSlot(self.data_dir)
+        self._autosave_writers: list[threading.Thread] = []
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setInterval(AUTOSAVE_SECONDS * 1000)
         self._autosave_timer.timeout.connect(self.autosave_now)
@@ -543,63 +548,74 @@ class MainWindow(QMainWindow):
             self.export(kind, Path(path))
 
     # -- autosave and recovery -----------------------------------------------------------
-    @property
-    def autosave_path(self) -> Path:
-        return self.data_dir / f"autosave{SESSION_SUFFIX}"
-
-    @property
-    def _autosave_owner(self) -> Path:
-        return self.data_dir / "autosave.pid"
-
+    # One slot per running instance (core.autosave): the timer writes the
+    # editor text (milliseconds); the capture is written once per run, in a
+    # background thread, and only when it changed.
     def autosave_now(self) -> bool:
-        """Write the editor text and last capture to the data folder (every 45 s and before runs)."""
+        """Write the editor text and device to this window's slot (every 45 s and before runs)."""
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            save_session(self.current_session(), self.autosave_path)
-            write_atomic(self._autosave_owner, str(os.getpid()))
-        except (OSError, ValueError):
+            self._autosave.write_text(self.editor.toPlainText(), self.device)
+        except OSError:
             return False
         return True
 
-    def _discard_autosave(self) -> None:
-        for path in (self.autosave_path, self._autosave_owner):
-            try:
-                path.unlink()
-            except OSError:
-                pass
+    def _autosave_capture(self) -> None:
+        """After a run: the new capture goes to the slot, off the GUI thread."""
+        if self.result is None:
+            return
+        session = self.current_session()  # plain data: safe to serialise in another thread
+        slot = self._autosave
 
-    def ask_restore(self, saved_at: str) -> bool:
-        """Offer to restore unsaved work after a crash (tests replace it)."""
+        def write() -> None:
+            try:
+                slot.write_session(session)
+            except (OSError, ValueError):
+                pass  # the text is autosaved on the timer anyway
+
+        writer = threading.Thread(target=write, name="gradexplorer-autosave", daemon=True)
+        self._autosave_writers = [t for t in self._autosave_writers if t.is_alive()] + [writer]
+        writer.start()
+
+    def _discard_autosave(self) -> None:
+        for writer in self._autosave_writers:
+            writer.join(10)
+        self._autosave.remove()
+
+    def ask_restore(self, saved_at: str, preview: str) -> bool:
+        """Offer to restore one orphaned slot's work after a crash (tests replace it)."""
         answer = QMessageBox.question(
             self, "Restore unsaved work?",
-            f"gradexplorer did not close properly last time. Restore the work autosaved at {saved_at or 'an unknown time'}?")
+            f"A gradexplorer window did not close properly. Restore the work it autosaved at "
+            f"{saved_at or 'an unknown time'}?\n\n{preview}")
         return answer == QMessageBox.StandardButton.Yes
 
     def check_recovery(self) -> bool:
-        """After a crash (an autosave whose process is gone), offer to restore it."""
-        if not self.autosave_path.exists():
-            return False
-        try:
-            owner = int(self._autosave_owner.read_text())
-        except (OSError, ValueError):
-            owner = None
-        if owner is not None and owner != os.getpid() and _process_alive(owner):
-            return False  # another running gradexplorer owns it
-        try:
-            session = load_session(self.autosave_path)
-        except SnapshotError as exc:
-            self.console.append_message(f"The autosaved work could not be restored: {exc}", error=True)
-            self._discard_autosave()
-            return False
-        if not self.ask_restore(session.saved_at):
-            self._discard_autosave()
-            return False
-        self._show_session(session)
-        self.session_path = None
-        self._update_title()
-        self.setWindowModified(True)
-        self.status.setText("Restored the autosaved work (not saved yet)")
-        return True
+        """Offer each orphaned autosave (its owner process is gone), newest first; restore the one accepted."""
+        for orphan in find_orphans(self.data_dir):
+            if not self.ask_restore(orphan.saved_at, orphan.preview):
+                orphan.discard()
+                continue
+            try:
+                session = orphan.session()
+            except SnapshotError as exc:
+                self.console.append_message(f"The autosaved capture could not be read ({exc}); restoring the text.",
+                                            error=True)
+                session = None
+            if session is not None and session.code == orphan.code:
+                self._show_session(session)
+            else:  # the text is newer than the last capture (or there was none)
+                self.editor.setPlainText(orphan.code or (session.code if session is not None else ""))
+                self._clear_views()
+            if orphan.device:
+                self.select_device(orphan.device)
+            orphan.discard()
+            self.session_path = None
+            self._update_title()
+            self.setWindowModified(True)
+            self.autosave_now()  # it is this window's work now
+            self.status.setText("Restored the autosaved work (not saved yet)")
+            return True
+        return False
 
     # -- running ---------------------------------------------------------------------------
     @property
@@ -683,6 +699,7 @@ class MainWindow(QMainWindow):
         self._tick.stop()  # a queued tick must not overwrite the result's status
         self._drain_output()  # the program's output comes before its traceback
         self._show_result(result)
+        self._autosave_capture()
         # A run of unchanged code adds nothing that cannot be made again by
         # pressing Run: only edited code makes the session dirty (the editor's
         # modification flag does that).
@@ -706,6 +723,8 @@ class MainWindow(QMainWindow):
         self.status.setText("Stopped" if message == "Stopped." else f"Error: {message.splitlines()[0]}")
 
     def _on_thread_finished(self) -> None:
+        if self._closing:
+            QTimer.singleShot(0, self.close)  # the close that was waiting for this run
         self._tick.stop()
         self._drain_output()
         self._output_timer.stop()
@@ -870,11 +889,30 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
-        if not self.maybe_save():
+        if self._closing:
+            if self._thread is not None:  # still waiting for the op: keep waiting, hidden
+                event.ignore()
+                return
+        elif not self.maybe_save():
             event.ignore()
             return
+        if self._thread is not None:
+            self.stop_run()
+            if not self._thread.wait(500):
+                # A long native op cannot be interrupted: destroying the
+                # window now would destroy a running QThread and abort the
+                # process. Hide, say why, and close when the run has ended.
+                self._closing = True
+                QApplication.setQuitOnLastWindowClosed(False)
+                self.hide()
+                print("gradexplorer: waiting for the running op to finish before quitting", file=sys.stderr,
+                      flush=True)
+                event.ignore()
+                return
         self.shutdown()
         super().closeEvent(event)
+        if self._closing:
+            QApplication.quit()
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop a running capture, wait for its thread, drop the autosave, save the window layout."""
@@ -887,16 +925,3 @@ class MainWindow(QMainWindow):
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
-
-
-def _process_alive(pid: int) -> bool:
-    """Whether a process with ``pid`` exists (signal 0 probes without sending)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True

@@ -32,7 +32,7 @@ def make_window(qtbot, settings, data_dir):
 
     win = MainWindow(settings, data_dir=data_dir)
     win.ask_unsaved_changes = lambda: "discard"
-    win.ask_restore = lambda saved_at: False
+    win.ask_restore = lambda saved_at, preview: False
     qtbot.addWidget(win)
     win.resize(1300, 850)
     win.show()

@@ -257,3 +257,40 @@ def test_a_print_shows_while_the_program_is_still_running(qtbot, window):
     finally:
         gate.release.set()
         sys.modules.pop("gx_test_gate", None)
+
+
+CLOSE_DURING_NATIVE_OP = """
+import os, sys, tempfile
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import QSettings, QTimer
+from gradexplorer.ui.app import create_application
+app = create_application([])
+from gradexplorer.ui.main_window import MainWindow
+from gradexplorer.ui.settings import Settings
+window = MainWindow(Settings(QSettings(sys.argv[1], QSettings.Format.IniFormat)), data_dir=tempfile.mkdtemp())
+window.ask_unsaved_changes = lambda: "discard"
+window.show()
+# time.sleep stands for a long native op: one C call that no Stop can interrupt.
+window.editor.setPlainText("import time\\ntime.sleep(8)\\nprint('op finished')\\n")
+window.start_run()
+def close_now():
+    window.close()
+    print("hidden" if not window.isVisible() else "still visible", window.is_running, flush=True)
+QTimer.singleShot(1500, close_now)
+code = app.exec()
+print("exited", code, window.is_running, flush=True)
+sys.exit(code)
+"""
+
+
+def test_closing_during_a_long_native_op_waits_and_exits_cleanly(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", CLOSE_DURING_NATIVE_OP, str(tmp_path / "s.ini")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "hidden True" in done.stdout  # hidden at once while the op runs on
+    assert "waiting for the running op to finish" in done.stderr
+    assert "exited 0 False" in done.stdout
+    assert "QThread: Destroyed while thread is still running" not in done.stderr

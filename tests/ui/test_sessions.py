@@ -139,7 +139,7 @@ def test_exports(qtbot, window, tmp_path):
 
 
 CRASHING_APP = textwrap.dedent("""
-    import os, signal, sys
+    import os, signal, sys, time
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtCore import QSettings
     from gradexplorer.ui.app import create_application
@@ -147,27 +147,44 @@ CRASHING_APP = textwrap.dedent("""
     from gradexplorer.ui.main_window import MainWindow
     from gradexplorer.ui.settings import Settings
     window = MainWindow(Settings(QSettings(sys.argv[2], QSettings.Format.IniFormat)), data_dir=sys.argv[1])
-    window.editor.setPlainText("unsaved = torch.ones(3) * 7  # typed before the crash\\n")
+    window.editor.setPlainText(sys.argv[3] + "\\n")
     assert window.autosave_now()
-    os.kill(os.getpid(), signal.SIGKILL)  # a crash: no shutdown, no cleanup
+    print("autosaved", flush=True)
+    if sys.argv[4] == "crash":
+        os.kill(os.getpid(), signal.SIGKILL)  # a crash: no shutdown, no cleanup
+    time.sleep(120)  # a healthy instance, still running
 """)
 
 
-def test_recovery_offer_after_a_crash(qtbot, settings, tmp_path):
+def _instance(data_dir, tmp_path, text, mode):
+    return subprocess.Popen([sys.executable, "-c", CRASHING_APP, str(data_dir), str(tmp_path / f"{mode}.ini"), text,
+                             mode], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_two_instances_one_killed_the_restart_restores_that_ones_text(qtbot, settings, tmp_path):
     data_dir = tmp_path / "data"
-    result = subprocess.run([sys.executable, "-c", CRASHING_APP, str(data_dir), str(tmp_path / "other.ini")],
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == -signal.SIGKILL, result.stderr
-    assert (data_dir / "autosave.gxsession").exists()
-    win = make_window(qtbot, settings, data_dir)
-    offers = []
-    win.ask_restore = lambda saved_at: offers.append(saved_at) or True
-    assert win.check_recovery() is True
-    assert offers and offers[0]
-    assert "typed before the crash" in win.editor.toPlainText()
-    assert win.isWindowModified()
-    win.shutdown()
-    assert not (data_dir / "autosave.gxsession").exists()  # a clean exit drops it
+    alive = _instance(data_dir, tmp_path, "other = 1  # the instance that keeps running", "alive")
+    try:
+        assert alive.stdout.readline().strip() == "autosaved", alive.stderr.read()
+        crashed = _instance(data_dir, tmp_path, "unsaved = torch.ones(3) * 7  # typed before the crash", "crash")
+        crashed.wait(120)
+        assert crashed.returncode == -signal.SIGKILL, crashed.stderr.read()
+        win = make_window(qtbot, settings, data_dir)
+        offers = []
+        win.ask_restore = lambda saved_at, preview: offers.append((saved_at, preview)) or True
+        assert win.check_recovery() is True
+        assert len(offers) == 1  # the running instance's slot is not offered
+        saved_at, preview = offers[0]
+        assert saved_at and "typed before the crash" in preview
+        assert "typed before the crash" in win.editor.toPlainText()
+        assert win.isWindowModified()
+        win.shutdown()
+        # The clean exit removed only its own slot: the running instance's is still there.
+        texts = [p.read_text() for p in (data_dir / "autosave").glob("*.text.json")]
+        assert len(texts) == 1 and "keeps running" in texts[0]
+    finally:
+        alive.kill()
+        alive.wait(30)
 
 
 def test_no_recovery_offer_after_a_clean_exit(qtbot, settings, tmp_path):
@@ -177,16 +194,26 @@ def test_no_recovery_offer_after_a_clean_exit(qtbot, settings, tmp_path):
     assert first.autosave_now()
     first.shutdown()
     second = make_window(qtbot, settings, data_dir)
-    second.ask_restore = lambda saved_at: (_ for _ in ()).throw(AssertionError("offered after a clean exit"))
+    second.ask_restore = lambda saved_at, preview: (_ for _ in ()).throw(AssertionError("offered after a clean exit"))
     assert second.check_recovery() is False
     second.shutdown()
 
 
-def test_autosave_happens_before_every_run(qtbot, window):
+def test_autosave_before_a_run_and_the_capture_after_it(qtbot, window):
+    import json
+
     window.editor.setPlainText("value = torch.ones(1)\n")
-    run_and_wait(qtbot, window)
-    assert load_session(window.autosave_path).code == "value = torch.ones(1)\n"
-    assert int(window._autosave_owner.read_text()) == os.getpid()
+    written = []
+    original = window._autosave.write_text
+    window._autosave.write_text = lambda code, device: written.append(code) or original(code, device)
+    window.run_action.trigger()
+    assert written == ["value = torch.ones(1)\n"]  # written before the run started
+    assert window.is_running
+    qtbot.waitUntil(lambda: not window.is_running, timeout=30_000)
+    for writer in window._autosave_writers:
+        writer.join(10)
+    assert json.loads(window._autosave.text_path.read_text())["code"] == "value = torch.ones(1)\n"
+    assert load_session(window._autosave.session_path).capture.tensor("value") is not None
 
 
 def test_cli_session_file_opens_in_the_app(qtbot, window, tmp_path):
