@@ -211,6 +211,9 @@ class Capture:
         Ops not recorded because ``max_ops`` was reached.
     versions : dict of str to str
         gradexplorer, torch, python and networkx versions that made it.
+    value_elements : int
+        The value cap the capture was made with (records of larger tensors
+        keep a summary only).
     timings : dict of str to float
         Seconds spent in ``run`` (the user's code with recording) and
         ``build`` (everything after it), which includes ``snapshot`` (turning
@@ -232,6 +235,7 @@ class Capture:
     dropped_ops: int = 0
     versions: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
+    value_elements: int = DEFAULT_VALUE_ELEMENTS
 
     @property
     def ok(self) -> bool:
@@ -489,6 +493,7 @@ def capture(
         versions=versions(),
         timings={"run": ran - started, "build": built - ran, **phases},
         modules=modules,
+        value_elements=value_elements,
     )
     # Explanations read only the capture's plain data (as they will for a
     # reopened session).

@@ -26,7 +26,7 @@ import torch
 
 from .tensors import TensorRecord
 
-__all__ = ["FORMAT", "SCHEMA_VERSION", "capture_to_dict", "record_to_dict", "to_jsonable"]
+__all__ = ["FORMAT", "SCHEMA_VERSION", "TensorSink", "capture_to_dict", "record_to_dict", "to_jsonable"]
 
 #: ``format`` field of a snapshot document.
 FORMAT = "gradexplorer.capture"
@@ -49,11 +49,62 @@ def _clean(values: Any) -> Any:
     return _number(values)
 
 
-def record_to_dict(record: TensorRecord) -> dict[str, Any]:
-    """JSON form of one tensor record."""
+class TensorSink:
+    """Collects record values for a binary table (a session's ``values.safetensors``) instead of JSON lists.
+
+    Parameters
+    ----------
+    budget : int
+        Most numbers kept in all; records past it are saved as summaries
+        (their ``note`` says so). Spent in document order, so graph nodes
+        (written first) keep their values before the passes and tensor lists.
+
+    A record object seen twice (a gradient is often both a node's input
+    gradient and its child's output gradient) is stored once.
+    """
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.tensors: dict[str, torch.Tensor] = {}
+        self.summarised = 0
+        self._keys: dict[int, tuple[TensorRecord, str | None]] = {}
+
+    def add(self, record: TensorRecord) -> str | None:
+        """The table key of ``record``'s values, or None when the budget is used up."""
+        hit = self._keys.get(id(record))
+        if hit is not None:
+            return hit[1]
+        data = record.data
+        count = data.numel()
+        key = None
+        if count <= self.budget:
+            self.budget -= count
+            key = f"t{len(self.tensors)}"
+            # Own contiguous memory: the table refuses tensors that share storage.
+            self.tensors[key] = data.detach().resolve_conj().resolve_neg().contiguous().clone()
+        else:
+            self.summarised += 1
+        self._keys[id(record)] = (record, key)
+        return key
+
+
+def record_to_dict(record: TensorRecord, sink: TensorSink | None = None) -> dict[str, Any]:
+    """JSON form of one tensor record (values inline, or a key into ``sink``'s table)."""
     values = None
     data = record.data
     stats = record.stats
+    note = record.note
+    if data is not None and sink is not None:
+        key = sink.add(record)
+        if key is None:
+            extra = "values not saved: the file's value budget was used"
+            note = f"{note}; {extra}" if note else extra
+        out = {"shape": list(record.shape), "dtype": record.dtype, "device": record.device,
+               "requires_grad": record.requires_grad, "values": None,
+               "stats": None if stats is None else to_jsonable(stats), "note": note}
+        if key is not None:
+            out["data"] = key
+        return out
     if data is not None:
         if data.is_complex():
             # view_as_real refuses a tensor with an unresolved conjugate bit (x.conj()).
@@ -73,30 +124,34 @@ def record_to_dict(record: TensorRecord) -> dict[str, Any]:
     }
 
 
-def to_jsonable(obj: Any) -> Any:
+def to_jsonable(obj: Any, sink: TensorSink | None = None) -> Any:
     """Convert records, tuples and dicts recursively into JSON-ready data."""
     if obj is None or isinstance(obj, (bool, int, str)):
         return obj
     if isinstance(obj, (float, complex)):
         return _number(obj)
     if isinstance(obj, TensorRecord):
-        return record_to_dict(obj)
+        return record_to_dict(obj, sink)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {f.name: to_jsonable(getattr(obj, f.name), sink) for f in dataclasses.fields(obj)}
     if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
+        return {str(k): to_jsonable(v, sink) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [to_jsonable(v) for v in obj]
+        return [to_jsonable(v, sink) for v in obj]
     return repr(obj)
 
 
-def capture_to_dict(capture) -> dict[str, Any]:
-    """The whole capture as a JSON-ready dict (see docs/capture-json.md)."""
+def capture_to_dict(capture, *, sink: TensorSink | None = None) -> dict[str, Any]:
+    """The whole capture as a JSON-ready dict (see docs/capture-json.md).
+
+    With ``sink``, tensor values go to its binary table (records carry a
+    ``data`` key instead of ``values``); the graph nodes come first.
+    """
     graph = capture.graph
     nodes = []
     for node_id, attrs in graph.nodes(data=True):
         item = {"id": node_id}
-        item.update((key, to_jsonable(value)) for key, value in attrs.items())
+        item.update((key, to_jsonable(value, sink)) for key, value in attrs.items())
         nodes.append(item)
     edges = [
         {"source": u, "target": v, "slot": d["slot"], "input_nr": d["input_nr"], "slots": list(d["slots"])}
@@ -120,8 +175,9 @@ def capture_to_dict(capture) -> dict[str, Any]:
         "module_types": dict(graph.graph.get("module_types", {})),
         "nodes": nodes,
         "edges": edges,
-        "passes": to_jsonable(capture.passes),
-        "tensors": to_jsonable(capture.tensors),
+        "value_elements": capture.value_elements,
+        "passes": to_jsonable(capture.passes, sink),
+        "tensors": to_jsonable(capture.tensors, sink),
         "explanations": to_jsonable(capture.explanations),
-        "modules": to_jsonable(capture.modules),
+        "modules": to_jsonable(capture.modules, sink),
     }

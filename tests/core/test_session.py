@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+import torch
 
 from gradexplorer import capture
 from gradexplorer.cli import main
@@ -173,11 +174,79 @@ def test_huge_file_is_refused_before_reading(tmp_path):
     assert "2,048 MiB" in str(info.value) and "not opened" in str(info.value)
 
 
+def _document(path):
+    import zipfile
+
+    with zipfile.ZipFile(path) as zf:
+        assert set(zf.namelist()) == {"session.json", "values.safetensors"}
+        assert zf.getinfo("values.safetensors").compress_type == zipfile.ZIP_STORED
+        return json.loads(zf.read("session.json"))
+
+
+def test_session_file_is_a_container_with_a_value_table(tmp_path):
+    cap = capture("w = torch.arange(6.0).reshape(2, 3).requires_grad_()\n(w * w).sum().backward()\n",
+                  value_elements=1000)
+    path = tmp_path / "s.gxsession"
+    save_session(session_from_capture(cap), path)
+    doc = _document(path)
+    assert doc["schema_version"] == 2
+    assert doc["limits"]["value_elements"] == 1000  # the capture's cap, not a constant
+    node = next(n for n in doc["capture"]["nodes"] if "w" in n["names"])
+    assert node["value"]["values"] is None and node["value"]["data"].startswith("t")
+    back = load_session(path).capture
+    assert back.value_elements == 1000
+    w = back.graph.nodes[back.node_named("w")]
+    assert torch.equal(w["grad"].data, 2 * torch.arange(6.0).reshape(2, 3))
+
+
+def test_budget_goes_to_graph_nodes_first(tmp_path):
+    # Each value of w appears on its node and again in the tensors list: the node keeps it.
+    cap = capture("w = torch.ones(40, requires_grad=True)\nv = torch.ones(40)\n(w * 2).sum().backward()\n")
+    path = tmp_path / "s.gxsession"
+    save_session(session_from_capture(cap), path, file_values=150)
+    back = load_session(path).capture
+    w = back.graph.nodes[back.node_named("w")]
+    assert w["value"].data is not None and w["grad"].data is not None
+    assert back.tensor("v").value.data is None and "budget" in back.tensor("v").value.note
+
+
+def test_a_format_1_json_session_still_opens(tmp_path):
+    cap = capture("w = torch.tensor([1.0, 2.0], requires_grad=True)\n(w * 3).sum().backward()\n")
+    doc = session_to_dict(session_from_capture(cap))
+    doc["schema_version"] = 1
+    path = tmp_path / "old.gxsession"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    back = load_session(path).capture
+    assert back.tensor("w").grad.data.tolist() == [3.0, 3.0]
+
+
+def test_a_damaged_value_table_is_refused_clearly(tmp_path):
+    import zipfile
+
+    cap = capture("w = torch.tensor([1.0, 2.0], requires_grad=True)\n")
+    good = tmp_path / "good.gxsession"
+    save_session(session_from_capture(cap), good)
+    with zipfile.ZipFile(good) as zf:
+        text = zf.read("session.json")
+    for name, table in (("garbage", b"\xff" * 40), ("empty", b"")):
+        bad = tmp_path / f"{name}.gxsession"
+        with zipfile.ZipFile(bad, "w") as zf:
+            zf.writestr("session.json", text)
+            zf.writestr("values.safetensors", table)
+        with pytest.raises(SnapshotError) as info:
+            load_session(bad)
+        assert "value table is damaged" in str(info.value)
+    truncated = tmp_path / "truncated.gxsession"
+    truncated.write_bytes(good.read_bytes()[:60])
+    with pytest.raises(SnapshotError):
+        load_session(truncated)
+
+
 def test_file_value_budget_keeps_summaries(tmp_path):
     cap = capture("x = torch.randn(50, 50, requires_grad=True)\ny = (x * 2).sum()\ny.backward()\n")
     path = tmp_path / "small.gxsession"
     save_session(session_from_capture(cap), path, file_values=100)
-    doc = json.loads(path.read_text())
+    doc = _document(path)
     assert doc["limits"]["summarised_records"] > 0
     session = load_session(path)
     x = session.capture.graph.nodes[session.capture.node_named("x")]
