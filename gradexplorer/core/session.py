@@ -74,7 +74,7 @@ from .. import __version__
 from .capture import Capture, OriginRecord, PassSummary, TensorInfo, versions
 from .errors import ErrorReport, SnapshotError
 from .explain import Explanation
-from .graph import GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
+from .graph import MAX_PATH_HOPS, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
 from .modules import ModuleAudit, ModuleWarning, StateEntry
 from .snapshot import FORMAT as CAPTURE_FORMAT
 from .snapshot import SCHEMA_VERSION as CAPTURE_SCHEMA
@@ -514,6 +514,23 @@ def _module_audit(d, path: str) -> ModuleAudit:
     return built[id(d)]
 
 
+def _rebuild_paths(graph: nx.DiGraph) -> None:
+    """Fill ``path`` texts that a format-2 file leaves out, from the ``path_via`` links (as the build does)."""
+    nodes = graph.nodes
+    pending = []
+    for node_id, attrs in nodes.items():
+        via = attrs.get("path_via")
+        if attrs.get("path") is None and via is not None and isinstance(via[2], int) and via[2] <= MAX_PATH_HOPS:
+            pending.append((via[2], node_id))
+    pending.sort()
+    for hops, node_id in pending:
+        parent, slot, _ = nodes[node_id]["path_via"]
+        if hops == 0 and parent is None and isinstance(slot, str):
+            nodes[node_id]["path"] = slot
+        elif parent in graph and isinstance(slot, int) and nodes[parent].get("path") is not None:
+            nodes[node_id]["path"] = f"{nodes[parent]['path']}.next_functions[{slot}][0]"
+
+
 def capture_from_dict(doc: dict) -> Capture:
     """Rebuild a :class:`Capture` from its JSON form (see docs/capture-json.md)."""
     doc = _R.obj(doc, "capture")
@@ -535,6 +552,7 @@ def capture_from_dict(doc: dict) -> Capture:
         slot = _R.int_(edge.get("slot"), f"{p}.slot")
         graph.add_edge(u, v, slot=slot, input_nr=_R.int_(edge.get("input_nr", 0), f"{p}.input_nr"),
                        slots=tuple(_R.int_(s, f"{p}.slots") for s in _R.list_(edge.get("slots", [slot]), f"{p}.slots")))
+    _rebuild_paths(graph)
     graph.graph["roots"] = tuple(r for r in _R.strs(doc.get("roots", []), "capture.roots") if r in graph)
     graph.graph["module_types"] = {str(k): _R.str_(v, "capture.module_types")
                                    for k, v in _R.obj(doc.get("module_types", {}), "capture.module_types").items()}

@@ -92,19 +92,23 @@ def record_to_dict(record: TensorRecord, sink: TensorSink | None = None) -> dict
     """JSON form of one tensor record (values inline, or a key into ``sink``'s table)."""
     values = None
     data = record.data
-    stats = record.stats
     note = record.note
     if data is not None and sink is not None:
         key = sink.add(record)
-        if key is None:
-            extra = "values not saved: the file's value budget was used"
-            note = f"{note}; {extra}" if note else extra
-        out = {"shape": list(record.shape), "dtype": record.dtype, "device": record.device,
-               "requires_grad": record.requires_grad, "values": None,
-               "stats": None if stats is None else to_jsonable(stats), "note": note}
         if key is not None:
-            out["data"] = key
-        return out
+            # The statistics follow from the values: computed again, lazily, when shown.
+            out = {"shape": list(record.shape), "dtype": record.dtype, "device": record.device,
+                   "requires_grad": record.requires_grad, "data": key}
+            if note:
+                out["note"] = note
+            return out
+        extra = "values not saved: the file's value budget was used"
+        stats = record.stats
+        return {"shape": list(record.shape), "dtype": record.dtype, "device": record.device,
+                "requires_grad": record.requires_grad, "values": None,
+                "stats": None if stats is None else to_jsonable(stats),
+                "note": f"{note}; {extra}" if note else extra}
+    stats = record.stats
     if data is not None:
         if data.is_complex():
             # view_as_real refuses a tensor with an unresolved conjugate bit (x.conj()).
@@ -152,6 +156,10 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None) -> dict[str, Any
     for node_id, attrs in graph.nodes(data=True):
         item = {"id": node_id}
         item.update((key, to_jsonable(value, sink)) for key, value in attrs.items())
+        if sink is not None:
+            # The path text follows from ``path_via``; the reader rebuilds it
+            # (deep graphs would spend most of the document on it).
+            item["path"] = None
         nodes.append(item)
     edges = [
         {"source": u, "target": v, "slot": d["slot"], "input_nr": d["input_nr"], "slots": list(d["slots"])}

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -52,6 +51,7 @@ from .inspector import Inspector
 from .modules_pane import ModulesPane
 from .settings import Settings
 from .tensors_pane import TensorsPane
+from .jobs import JobRunner
 from .worker import CaptureJob, CaptureResult, CaptureWorker, expanded_layout, prepare_view
 
 __all__ = ["MainWindow"]
@@ -150,8 +150,9 @@ class MainWindow(QMainWindow):
         self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
         self._update_title()
         self._closing = False  # closed during a run: waiting, hidden, for the run to end
+        #: Every long job (save, open, export, autosave) runs here, off the GUI thread.
+        self.jobs = JobRunner(self)
         self._autosave = AutosaveSlot(self.data_dir)
-        self._autosave_writers: list[threading.Thread] = []
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setInterval(AUTOSAVE_SECONDS * 1000)
         self._autosave_timer.timeout.connect(self.autosave_now)
@@ -404,9 +405,14 @@ class MainWindow(QMainWindow):
         return True
 
     def open_session(self, path: Path, *, prompt: bool = True) -> bool:
-        """Show a saved session: code in the editor, graph and values as saved. Runs nothing."""
+        """Show a saved session: code in the editor, graph and values as saved. Runs nothing.
+
+        Reading the file and laying out its graph run in a job: the window
+        keeps answering while a big session opens.
+        """
+        self.status.setText(f"Opening {Path(path).name}…")
         try:
-            session = load_session(path)
+            session, view = self.jobs.run_and_wait("open", lambda: _read_and_prepare(path))
         except SnapshotError as exc:
             # The current work stays as it is.
             self.console.append_message(f"Cannot open {Path(path).name}: {exc}", error=True)
@@ -414,7 +420,7 @@ class MainWindow(QMainWindow):
             return False
         if prompt and not self.maybe_save():
             return False
-        self._show_session(session)
+        self._show_session(session, view)
         self.session_path = Path(path)
         self._script_path = None
         self._mark_clean()
@@ -424,7 +430,8 @@ class MainWindow(QMainWindow):
         self.status.setText(f"Opened session {Path(path).name} (made by gradexplorer {made}; nothing was run)")
         return True
 
-    def _show_session(self, session: Session) -> None:
+    def _show_session(self, session: Session, view=None) -> None:
+        """Show a session; ``view`` is its (display, layout) when a job has prepared it already."""
         self.editor.setPlainText(session.code)
         self._clear_views()
         if session.device:
@@ -435,7 +442,7 @@ class MainWindow(QMainWindow):
             self.console.append_output("stdout", cap.stdout)
         if cap.stderr:
             self.console.append_output("stderr", cap.stderr)
-        display, layout = prepare_view(cap)
+        display, layout = view if view is not None else prepare_view(cap)
         result = CaptureResult(cap, layout, 0.0, display)
         self._show_result(result)
         if session.view.selected_node and session.view.selected_node in cap.graph:
@@ -471,8 +478,10 @@ class MainWindow(QMainWindow):
         return bool(path) and self._save_to(Path(path))
 
     def _save_to(self, path: Path) -> bool:
+        session = self.current_session()  # read the widgets here; the job only reads this plain data
+        self.status.setText(f"Saving {path.name}…")
         try:
-            save_session(self.current_session(), path)
+            self.jobs.run_and_wait("save", lambda: save_session(session, path))
         except (OSError, ValueError) as exc:
             self.console.append_message(f"Cannot save {path.name}: {getattr(exc, 'strerror', None) or exc}",
                                         error=True)
@@ -524,12 +533,11 @@ class MainWindow(QMainWindow):
             elif self.result is None:
                 self.status.setText("Nothing to export yet: run the code first")
                 return False
-            elif kind == "dot":
-                export.write_dot(self.result.capture, path)
-            elif kind == "graphml":
-                export.write_graphml(self.result.capture, path)
-            elif kind == "json":
-                export.write_node_link(self.result.capture, path)
+            elif kind in ("dot", "graphml", "json"):
+                writer = {"dot": export.write_dot, "graphml": export.write_graphml, "json": export.write_node_link}[kind]
+                cap = self.result.capture
+                self.status.setText(f"Exporting {path.name}…")
+                self.jobs.run_and_wait(f"export-{kind}", lambda: writer(cap, path))
             elif kind == "png":
                 if not self.graph_view.save_png(path):
                     raise OSError(f"could not write {path}")
@@ -565,20 +573,11 @@ class MainWindow(QMainWindow):
             return
         session = self.current_session()  # plain data: safe to serialise in another thread
         slot = self._autosave
-
-        def write() -> None:
-            try:
-                slot.write_session(session)
-            except (OSError, ValueError):
-                pass  # the text is autosaved on the timer anyway
-
-        writer = threading.Thread(target=write, name="gradexplorer-autosave", daemon=True)
-        self._autosave_writers = [t for t in self._autosave_writers if t.is_alive()] + [writer]
-        writer.start()
+        # Errors are dropped: the text is autosaved on the timer anyway.
+        self.jobs.start("autosave", lambda: slot.write_session(session), on_errored=lambda message, exc: None)
 
     def _discard_autosave(self) -> None:
-        for writer in self._autosave_writers:
-            writer.join(10)
+        self.jobs.wait_all()
         self._autosave.remove()
 
     def ask_restore(self, saved_at: str, preview: str) -> bool:
@@ -925,3 +924,9 @@ class MainWindow(QMainWindow):
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
+
+
+def _read_and_prepare(path: Path):
+    """In a job: read a session file and lay out its graph (plain data in, plain data out)."""
+    session = load_session(path)
+    return session, prepare_view(session.capture)

@@ -210,8 +210,7 @@ def test_autosave_before_a_run_and_the_capture_after_it(qtbot, window):
     assert written == ["value = torch.ones(1)\n"]  # written before the run started
     assert window.is_running
     qtbot.waitUntil(lambda: not window.is_running, timeout=30_000)
-    for writer in window._autosave_writers:
-        writer.join(10)
+    assert window.jobs.wait_all()
     assert json.loads(window._autosave.text_path.read_text())["code"] == "value = torch.ones(1)\n"
     assert load_session(window._autosave.session_path).capture.tensor("value") is not None
 
@@ -222,3 +221,26 @@ def test_cli_session_file_opens_in_the_app(qtbot, window, tmp_path):
     save_session(session_from_capture(cap), path)
     assert window.open_path(path, prompt=False)
     assert window.result.capture.node_named("loss")
+
+
+def test_save_and_open_run_off_the_gui_thread(qtbot, window, tmp_path):
+    """The event loop keeps running while a session is written and read (it used to freeze)."""
+    from PySide6.QtCore import QTimer
+
+    window.editor.setPlainText("x = torch.ones(8, requires_grad=True)\ny = x\nfor i in range(3000):\n"
+                               "    y = y * 1.0\ny.sum().backward()\n")
+    run_and_wait(qtbot, window)
+    ticks = []
+    heartbeat = QTimer()
+    heartbeat.setInterval(5)
+    heartbeat.timeout.connect(lambda: ticks.append(1))
+    heartbeat.start()
+    path = tmp_path / "big.gxsession"
+    window.ask_session_save_path = lambda: str(path)
+    assert window.save_as()
+    saved_ticks = len(ticks)
+    assert saved_ticks >= 2, "no event was handled while saving"
+    assert window.open_path(path, prompt=False)
+    heartbeat.stop()
+    assert len(ticks) - saved_ticks >= 2, "no event was handled while opening"
+    assert window.result.capture.graph.number_of_nodes() > 3000
