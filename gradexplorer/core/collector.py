@@ -21,16 +21,32 @@ __all__ = ["fewer_collections", "paused_collection"]
 RUN_THRESHOLD = 50_000
 
 
+_pause_lock = threading.Lock()
+_pause_users = 0
+_pause_was_enabled = False
+
+
 @contextlib.contextmanager
 def paused_collection() -> Iterator[None]:
-    """No cyclic collection at all inside the block (for graph building and layout)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
+    """No cyclic collection at all inside the block (for graph building, layout, session files).
+
+    Reference-counted like :func:`fewer_collections`: jobs in several
+    threads may overlap, and the collector is enabled again (if it was) only
+    when the last one leaves.
+    """
+    global _pause_users, _pause_was_enabled
+    with _pause_lock:
+        if _pause_users == 0:
+            _pause_was_enabled = gc.isenabled()
+            gc.disable()
+        _pause_users += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _pause_lock:
+            _pause_users -= 1
+            if _pause_users == 0 and _pause_was_enabled:
+                gc.enable()
 
 
 _threshold_lock = threading.Lock()

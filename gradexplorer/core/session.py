@@ -72,6 +72,7 @@ import torch
 
 from .. import __version__
 from .capture import Capture, OriginRecord, PassSummary, TensorInfo, versions
+from .collector import paused_collection
 from .errors import ErrorReport, SnapshotError
 from .explain import Explanation
 from .graph import MAX_PATH_HOPS, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
@@ -104,7 +105,7 @@ __all__ = [
 FORMAT = "gradexplorer.session"
 #: 2: zip container with a safetensors value table; 1: plain JSON with inline values.
 SCHEMA_VERSION = 2
-_DOCUMENT, _VALUES = "session.json", "values.safetensors"
+_DOCUMENT, _NODES, _VALUES = "session.json", "nodes.jsonl", "values.safetensors"
 #: Files larger than this are refused before being read.
 MAX_FILE_BYTES = 512 * 1024 * 1024
 #: Numbers of tensor values one file keeps (about 50 MB of JSON).
@@ -200,22 +201,43 @@ def session_to_dict(session: Session, *, file_values: int = DEFAULT_FILE_VALUES,
 
 
 def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES) -> bytes:
-    """The session as a format-2 container (zip: deflated JSON document, stored safetensors table)."""
+    """The session as a format-2 container: the document, its graph nodes as JSON lines, the value table.
+
+    The nodes (most of the document) are one JSON text per line, so that
+    neither writing nor reading holds the GIL for one long C call (a single
+    ``json.dumps``/``loads`` of a 40 MB document froze the GUI thread for a
+    second while a job saved or opened it).
+    """
     sink = TensorSink(file_values)
-    text = json.dumps(session_to_dict(session, file_values=file_values, sink=sink), ensure_ascii=False,
-                      allow_nan=False)
+    doc = session_to_dict(session, file_values=file_values, sink=sink)
+    nodes = doc["capture"].pop("nodes")
+    doc["capture"]["nodes"] = []
+    doc["capture"]["nodes_member"] = _NODES
+    lines = "\n".join(json.dumps(node, ensure_ascii=False, allow_nan=False) for node in nodes)
+    text = json.dumps(doc, ensure_ascii=False, allow_nan=False)
     buffer = io.BytesIO()
+    stamp = (1980, 1, 1, 0, 0, 0)
     with zipfile.ZipFile(buffer, "w") as zf:
-        zf.writestr(zipfile.ZipInfo(_DOCUMENT, date_time=(1980, 1, 1, 0, 0, 0)), text.encode("utf-8"),
+        zf.writestr(zipfile.ZipInfo(_DOCUMENT, date_time=stamp), text.encode("utf-8"),
                     compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
-        zf.writestr(zipfile.ZipInfo(_VALUES, date_time=(1980, 1, 1, 0, 0, 0)),
-                    safetensors.torch.save(sink.tensors), compress_type=zipfile.ZIP_STORED)
+        zf.writestr(zipfile.ZipInfo(_NODES, date_time=stamp), lines.encode("utf-8"),
+                    compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
+        zf.writestr(zipfile.ZipInfo(_VALUES, date_time=stamp), safetensors.torch.save(sink.tensors),
+                    compress_type=zipfile.ZIP_STORED)
     return buffer.getvalue()
 
 
 def save_session(session: Session, path: str | os.PathLike, *, file_values: int = DEFAULT_FILE_VALUES) -> None:
-    """Write ``session`` to ``path`` atomically (temp file, fsync, rename). Any thread: it only reads plain data."""
-    write_atomic(Path(path), session_to_bytes(session, file_values=file_values))
+    """Write ``session`` to ``path`` atomically (temp file, fsync, rename). Any thread: it only reads plain data.
+
+    The cyclic GC is paused meanwhile: encoding makes hundreds of thousands
+    of small objects, and a full collection over them (and over the capture)
+    is one long C call that holds the GIL, a frozen GUI thread for half a
+    second even though the work runs in a job.
+    """
+    with paused_collection():
+        data = session_to_bytes(session, file_values=file_values)
+    write_atomic(Path(path), data)
 
 
 def write_atomic(target: Path, content: str | bytes) -> None:
@@ -717,6 +739,7 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
                 raise SnapshotError(f"{name} unpacks to {total / 2**20:,.0f} MiB; sessions larger than "
                                     f"{max_bytes / 2**20:,.0f} MiB are not opened")
             text = zf.read(_DOCUMENT).decode("utf-8")
+            node_lines = zf.read(_NODES).decode("utf-8").splitlines() if _NODES in members else None
             raw = zf.read(_VALUES) if _VALUES in members else None
     except SnapshotError:
         raise
@@ -731,15 +754,25 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
             table = safetensors.torch.load(raw)
         except Exception as exc:  # noqa: BLE001 - safetensors raises its own error types
             raise SnapshotError(f"{name}: the value table is damaged ({type(exc).__name__}: {exc})") from None
+    nodes = None
+    if node_lines is not None:
+        try:
+            nodes = [json.loads(line) for line in node_lines if line.strip()]
+        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+            raise SnapshotError(f"{name}: a graph node line is not valid JSON ({exc})") from None
     token = _TABLE.set(table)
     try:
-        return read_session_text(text)
+        return read_session_text(text, nodes=nodes)
     finally:
         _TABLE.reset(token)
 
 
-def read_session_text(text: str) -> Session:
-    """Parse and validate session JSON text (never executes anything)."""
+def read_session_text(text: str, *, nodes: list | None = None) -> Session:
+    """Parse and validate session JSON text (never executes anything).
+
+    ``nodes`` are the graph nodes of a format-2 container, read from their
+    own member; the document then names that member in ``capture.nodes_member``.
+    """
     try:
         doc = json.loads(text)
     except RecursionError:
@@ -753,6 +786,11 @@ def read_session_text(text: str) -> Session:
         raise SnapshotError("this is not a gradexplorer session (the JSON is not an object)")
     try:
         doc = _upgrade(doc)
+        if nodes is not None:
+            captured = _R.obj(_R.key(doc, "capture", ""), "capture")
+            if captured.get("nodes_member") != _NODES or captured.get("nodes"):
+                raise SnapshotError("not a valid session: the container's nodes do not match its document")
+            captured["nodes"] = nodes
         view = _R.obj(doc.get("view", {}), "view")
         capture = capture_from_dict(_R.key(doc, "capture", ""))
         zoom = _R.num(view.get("zoom"), "view.zoom", optional=True)
@@ -797,7 +835,8 @@ def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES) ->
         data = path.read_bytes()
     except OSError as exc:
         raise SnapshotError(f"cannot read {path.name}: {exc.strerror or exc}") from None
-    return read_session_bytes(data, name=path.name, max_bytes=max_bytes)
+    with paused_collection():  # as in save_session
+        return read_session_bytes(data, name=path.name, max_bytes=max_bytes)
 
 
 def session_from_capture(capture: Capture, *, view: ViewState = ViewState()) -> Session:

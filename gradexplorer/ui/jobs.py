@@ -23,6 +23,8 @@ from typing import Any
 
 from PySide6.QtCore import QEventLoop, QObject, Qt, QThread, Signal, Slot
 
+from ..core.collector import paused_collection
+
 __all__ = ["Job", "JobRunner"]
 
 
@@ -41,7 +43,10 @@ class Job(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            result = self._fn()
+            # Jobs allocate many small objects; a full collection meanwhile
+            # is one long C call holding the GIL: a frozen GUI thread.
+            with paused_collection():
+                result = self._fn()
         except Exception as exc:  # noqa: BLE001 - reported to the GUI, never raised in a Qt slot
             self.errored.emit(f"{type(exc).__name__}: {exc}", exc)
         except BaseException:  # noqa: BLE001 - e.g. SystemExit from library code: still report

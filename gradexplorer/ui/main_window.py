@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from ..core import export
 from ..core.capture import Capture, versions
+from ..core.collector import paused_collection
 from ..core.devices import list_devices, resolve_device
 from ..core.errors import DeviceUnavailableError, SnapshotError
 from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_to_show, parent_box
@@ -677,6 +678,12 @@ class MainWindow(QMainWindow):
                 self.console.append_output(stream, text)
 
     def _show_result(self, result: CaptureResult) -> None:
+        # The scene build makes thousands of items: a full GC pass in the middle
+        # would add a long GUI-thread stall (see core.collector).
+        with paused_collection():
+            self._show_result_now(result)
+
+    def _show_result_now(self, result: CaptureResult) -> None:
         started = time.perf_counter()
         cap = result.capture
         self.result = result

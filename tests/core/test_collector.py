@@ -4,7 +4,7 @@ import gc
 import threading
 
 from gradexplorer import capture
-from gradexplorer.core.collector import fewer_collections
+from gradexplorer.core.collector import fewer_collections, paused_collection
 
 
 def test_overlapping_uses_restore_the_original_threshold():
@@ -39,3 +39,14 @@ def test_two_captures_in_two_threads_leave_the_threshold_as_it_was():
         sys.modules.pop("gx_barrier", None)
     assert [r.ok for r in results] == [True, True]
     assert gc.get_threshold() == before
+
+
+def test_overlapping_pauses_enable_the_collector_only_at_the_end():
+    assert gc.isenabled()
+    first, second = paused_collection(), paused_collection()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled()
+    second.__exit__(None, None, None)
+    assert gc.isenabled()

@@ -178,9 +178,12 @@ def _document(path):
     import zipfile
 
     with zipfile.ZipFile(path) as zf:
-        assert set(zf.namelist()) == {"session.json", "values.safetensors"}
+        assert set(zf.namelist()) == {"session.json", "nodes.jsonl", "values.safetensors"}
         assert zf.getinfo("values.safetensors").compress_type == zipfile.ZIP_STORED
-        return json.loads(zf.read("session.json"))
+        doc = json.loads(zf.read("session.json"))
+        assert doc["capture"]["nodes"] == [] and doc["capture"]["nodes_member"] == "nodes.jsonl"
+        doc["capture"]["nodes"] = [json.loads(line) for line in zf.read("nodes.jsonl").decode().splitlines()]
+        return doc
 
 
 def test_session_file_is_a_container_with_a_value_table(tmp_path):
@@ -227,11 +230,12 @@ def test_a_damaged_value_table_is_refused_clearly(tmp_path):
     good = tmp_path / "good.gxsession"
     save_session(session_from_capture(cap), good)
     with zipfile.ZipFile(good) as zf:
-        text = zf.read("session.json")
+        text, lines = zf.read("session.json"), zf.read("nodes.jsonl")
     for name, table in (("garbage", b"\xff" * 40), ("empty", b"")):
         bad = tmp_path / f"{name}.gxsession"
         with zipfile.ZipFile(bad, "w") as zf:
             zf.writestr("session.json", text)
+            zf.writestr("nodes.jsonl", lines)
             zf.writestr("values.safetensors", table)
         with pytest.raises(SnapshotError) as info:
             load_session(bad)

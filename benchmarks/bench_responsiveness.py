@@ -1,0 +1,156 @@
+"""Does the window stay responsive on a real model? Run, autosave, save, open, export, with a heartbeat.
+
+Usage::
+
+    python benchmarks/bench_responsiveness.py                  # 10k and 50k nodes
+    python benchmarks/bench_responsiveness.py --sizes 10000 --repeat 3
+
+For an ``nn.TransformerEncoder`` training step scaled to about N autograd
+nodes, driven through the real :class:`MainWindow` (offscreen):
+
+* ``stall``: the longest gap between ticks of a 10 ms QTimer heartbeat on the
+  GUI thread during each action (what a user feels as a frozen window),
+  including the paint it leaves queued;
+* ``autosave``: the timer's write of the editor text plus the capture that the
+  run handed to a background job (measured until that job ends);
+* ``s``: the action's wall time (``open``: until the first picture is drawn);
+* file sizes of the same session in today's format (zip + safetensors) and in
+  format 1 (one JSON document with inline values), measured in this run.
+
+Targets (issue 10): every stall under 100 ms; at 10k nodes save under 2 s and
+open under 1 s; the file at most 1/5 of format 1. Prints the medians (and the
+spread over ``--repeat`` runs) and exits non-zero when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
+
+from bench_capture import transformer_code  # noqa: E402
+from bench_large_graphs import Heartbeat  # noqa: E402
+from gradexplorer.core.session import session_to_dict, write_atomic  # noqa: E402
+from gradexplorer.ui.app import create_application  # noqa: E402
+
+TARGET_STALL_S = 0.100
+TARGET_SAVE_S = 2.0
+TARGET_OPEN_S = 1.0
+TARGET_SIZE_RATIO = 0.2
+ACTIONS = ("run", "autosave", "save", "open", "export")
+
+
+def _wait_for_run(window) -> None:
+    loop = QEventLoop()
+    window.run_finished.connect(lambda _result: loop.quit())
+    QTimer.singleShot(600_000, loop.quit)
+    window.start_run()
+    loop.exec()
+
+
+def measure_once(window, size: int, folder: Path) -> dict:
+    beat = Heartbeat()
+    out: dict = {}
+    window.editor.setPlainText(transformer_code(size))
+
+    def timed(name, action):
+        beat.start()
+        started = time.perf_counter()
+        action()
+        seconds = time.perf_counter() - started
+        # What the action left queued (the first paint of a new picture) is its own cost.
+        for _ in range(5):
+            window.repaint()
+            QEventLoop().processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        out[name] = (seconds, beat.stop())
+
+    timed("run", lambda: _wait_for_run(window))
+    out["nodes"] = window.result.capture.graph.number_of_nodes()
+
+    def autosave():
+        # The timer's part (the editor text), then the capture that the run
+        # handed to a job, as the app does after every run: wait for it with
+        # events flowing.
+        window.autosave_now()
+        loop = QEventLoop()
+        poll = QTimer()
+        poll.setInterval(10)
+        poll.timeout.connect(lambda: None if window.jobs.busy else loop.quit())
+        poll.start()
+        loop.exec()
+        poll.stop()
+
+    timed("autosave", autosave)
+    path = folder / "bench.gxsession"
+    window.ask_session_save_path = lambda: str(path)
+    timed("save", window.save_as)
+    out["size"] = path.stat().st_size
+    timed("open", lambda: window.open_path(path, prompt=False))
+    export_path = folder / "bench.dot"
+    timed("export", lambda: window.export("dot", export_path))
+    old = folder / "format1.gxsession"
+    write_atomic(old, json.dumps(session_to_dict(window.current_session()), allow_nan=False))
+    out["old_size"] = old.stat().st_size
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,50000")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    app = create_application([])
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    from gradexplorer.ui.main_window import MainWindow
+
+    missed = []
+    print(f"heartbeat 10 ms; median of {args.repeat} (min..max); targets: stall < {TARGET_STALL_S * 1000:.0f} ms, "
+          f"10k save < {TARGET_SAVE_S} s, 10k open < {TARGET_OPEN_S} s, size <= {TARGET_SIZE_RATIO} x format 1")
+    print(f"{'nodes':>7}  {'action':<9} {'seconds':>22}  {'longest stall ms':>26}")
+    for size in (int(s) for s in args.sizes.split(",")):
+        folder = Path(tempfile.mkdtemp())
+        window = MainWindow(data_dir=folder / "data")
+        window.ask_unsaved_changes = lambda: "discard"
+        window.resize(1400, 900)
+        window.show()
+        runs = [measure_once(window, size, folder) for _ in range(args.repeat)]
+        nodes = runs[0]["nodes"]
+        for action in ACTIONS:
+            seconds = [r[action][0] for r in runs]
+            stalls = [r[action][1] * 1000 for r in runs]
+            print(f"{nodes:>7}  {action:<9} {statistics.median(seconds):>8.2f} ({min(seconds):.2f}..{max(seconds):.2f})"
+                  f"  {statistics.median(stalls):>12.0f} ({min(stalls):.0f}..{max(stalls):.0f})")
+            if statistics.median(stalls) > TARGET_STALL_S * 1000:
+                missed.append(f"{nodes} {action} stall")
+            if size <= 10_000 and action == "save" and statistics.median(seconds) > TARGET_SAVE_S:
+                missed.append(f"{nodes} save time")
+            if size <= 10_000 and action == "open" and statistics.median(seconds) > TARGET_OPEN_S:
+                missed.append(f"{nodes} open time")
+        new, old = runs[0]["size"], runs[0]["old_size"]
+        print(f"{nodes:>7}  file      {new / 2**20:.1f} MiB vs format 1 {old / 2**20:.1f} MiB: ratio {new / old:.3f}")
+        if new / old > TARGET_SIZE_RATIO:
+            missed.append(f"{nodes} file size")
+        window.shutdown()
+        window.deleteLater()
+    app.processEvents()
+    if missed:
+        print("targets missed: " + "; ".join(missed))
+        return 1
+    print("targets met")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
