@@ -638,7 +638,9 @@ class MainWindow(QMainWindow):
         thread.started.connect(worker.run)
         worker.returned.connect(self._on_worker_returned)
         worker.errored.connect(self._on_worker_errored)
-        worker.finished.connect(thread.quit)
+        # Direct: the thread must be able to end while the GUI thread waits on it
+        # (closing during a run); QThread.quit is thread-safe.
+        worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._on_thread_finished)
         self._thread, self._worker = thread, worker
         self._set_running(True)

@@ -111,10 +111,21 @@ def test_device_picker_lists_what_exists_and_explains_the_rest(window):
             assert item.toolTip()
 
 
-def test_last_device_is_remembered(settings):
+def test_last_device_is_remembered(qtbot, settings, tmp_path):
+    from .conftest import make_window
+
     settings.last_device = "cpu"
-    settings.sync()
+    first = make_window(qtbot, settings, tmp_path / "data")
+    combo = first.device_combo
+    other = next(i for i in range(combo.count()) if combo.itemData(i) != "cpu")  # e.g. a greyed-out cuda:0
+    combo.setCurrentIndex(other)  # what the user picks is written through the window's handler
+    assert settings.last_device == combo.itemData(other)
+    combo.setCurrentIndex(combo.findData("cpu"))
     assert settings.last_device == "cpu"
+    first.shutdown()
+    second = make_window(qtbot, settings, tmp_path / "data")
+    assert second.device == "cpu"
+    second.shutdown()
 
 
 def test_stop_interrupts_an_endless_loop(qtbot, window):
