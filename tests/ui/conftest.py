@@ -26,14 +26,20 @@ def settings(qapp, tmp_path):
     return Settings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
 
 
-def make_window(qtbot, settings, data_dir):
-    """A shown main window whose dialogs answer without opening (tests replace them as needed)."""
+def make_window(qtbot, settings, data_dir, *, register=True):
+    """A shown main window whose dialogs answer without opening (tests replace them as needed).
+
+    ``register``: let pytest-qt close it at teardown. The ``window`` fixture
+    does not: pytest-qt closes registered widgets *before* fixture teardown,
+    and closing stops everything, so no leak could ever be seen.
+    """
     from gradexplorer.ui.main_window import MainWindow
 
     win = MainWindow(settings, data_dir=data_dir)
     win.ask_unsaved_changes = lambda: "discard"
     win.ask_restore = lambda saved_at, preview: False
-    qtbot.addWidget(win)
+    if register:
+        qtbot.addWidget(win)
     win.resize(1300, 850)
     win.show()
     qtbot.waitExposed(win)
@@ -47,7 +53,7 @@ def window(qtbot, settings, tmp_path):
     (As napari's fixtures do: what a test leaves running is a bug it hides.
     Everything is still stopped first, so one leak does not break the tests after it.)
     """
-    win = make_window(qtbot, settings, tmp_path / "data")
+    win = make_window(qtbot, settings, tmp_path / "data", register=False)
     yield win
     leaked = []
     if win.is_running:
@@ -65,8 +71,9 @@ def window(qtbot, settings, tmp_path):
         leaked.append("a background job that does not end (QThread)")
     if win._tick.isActive() or win._output_timer.isActive():
         leaked.append("a run's QTimer")
-    win.ask_unsaved_changes = lambda: "discard"  # qtbot closes the window after this
-    win.shutdown()
+    win.ask_unsaved_changes = lambda: "discard"
+    win.close()
+    win.deleteLater()
     assert not leaked, f"the test left running: {', '.join(leaked)}"
 
 

@@ -1,0 +1,151 @@
+"""Known mutants must be killed: the tests that guard a feature fail when the feature breaks.
+
+Usage::
+
+    python scripts/check_mutants.py          # every mutant (about two minutes)
+    python scripts/check_mutants.py --list
+
+Each mutant is one small edit of the code that removes a feature (our taps
+copy what they are handed, the Stop is armed only around the user's code,
+autosave comes before a run, ...) and the tests that should notice. The
+script applies the edit, runs those tests in a subprocess, restores the file
+(always, also on Ctrl+C) and reports. It exits non-zero if a mutant survives
+(the tests passed with the feature broken) or if an edit no longer applies
+(the code moved: update the list). ``.ci/run`` runs it after the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+    #: More (path, old, new) edits of the same mutant (a feature guarded in two places).
+    also: tuple[tuple[str, str, str], ...] = ()
+
+
+MUTANTS = (
+    Mutant("leaf taps keep references, not copies", "gradexplorer/core/recording.py",
+           "tap = _LeafTap(node, grads) if is_accumulator(node) else _GradTap(node, grads)",
+           "tap = _GradTap(node, grads)", ("tests/fidelity/test_torture.py::test_program_agrees_with_pytorch",)),
+    Mutant(".grad after a pass read by reference", "gradexplorer/core/recording.py",
+           "record.leaf_grads[node][1] = _copy_grad(var)", "record.leaf_grads[node][1] = var.grad",
+           ("tests/fidelity/test_torture.py::test_program_agrees_with_pytorch",)),
+    Mutant("threads the user starts are not followed", "gradexplorer/core/recording.py",
+           "        threading.Thread.start = _following_thread_start\n", "",
+           ("tests/fidelity/test_torture.py::test_program_agrees_with_pytorch",)),
+    Mutant("the recorder does not step aside for torch.compile", "gradexplorer/core/recording.py",
+           "if self.closed or _is_compiling():", "if self.closed:",
+           ("tests/fidelity/test_torture.py::test_program_agrees_with_pytorch[torch_compile_eager_backend]",)),
+    Mutant("in-place hook edits are not compared by value", "gradexplorer/core/recording.py",
+           "in_place = not _same_values(before, current)", "in_place = False",
+           ("tests/fidelity/test_torture.py::test_program_agrees_with_pytorch[tensor_hook_inplace]",)),
+    Mutant("our taps are never removed", "gradexplorer/core/recording.py",
+           "            for handle in handles:\n                handle.remove()\n", "            pass\n",
+           ("tests/core/test_capture.py::test_our_hooks_are_removed_and_never_change_gradients",)),
+    Mutant("the device picker forgets the choice", "gradexplorer/ui/main_window.py",
+           "        self.settings.last_device = self.device\n", "        pass\n",
+           ("tests/ui/test_main_window.py::test_last_device_is_remembered",)),
+    Mutant("autosave after the run instead of before", "gradexplorer/ui/main_window.py",
+           "        self.autosave_now()\n        filename = \"<editor>\"", "        filename = \"<editor>\"",
+           ("tests/ui/test_sessions.py::test_autosave_before_a_run_and_the_capture_after_it",)),
+    Mutant("Stop armed for the whole capture, build included", "gradexplorer/ui/worker.py",
+           "on_output=self._on_output, exec_guard=self._armed_for_stop)",
+           "on_output=self._on_output, exec_guard=_armed_late(self))",
+           ("tests/ui/test_main_window.py::test_stop_during_the_graph_build_keeps_the_capture",)),
+    Mutant("overlapping captures restore GC thresholds out of order", "gradexplorer/core/collector.py",
+           "        if _threshold_users == 0:\n            _saved_thresholds = gc.get_threshold()",
+           "        if True:\n            _saved_thresholds = gc.get_threshold()",
+           ("tests/core/test_collector.py",)),
+    Mutant("conjugate tensors kept unresolved (records and JSON)", "gradexplorer/core/snapshot.py",
+           "torch.view_as_real(data.resolve_conj())", "torch.view_as_real(data)",
+           ("tests/fidelity/test_torture.py::test_cli_tells_the_same_story[conjugate_view_as_real]",),
+           also=(("gradexplorer/core/tensors.py", "        t = t.resolve_conj().resolve_neg()\n        alias = True\n",
+                  "        pass\n"),)),
+    Mutant("session values read without the table", "gradexplorer/core/session.py",
+           "        return read_session_text(text, nodes=nodes)", "        return read_session_text(text)",
+           ("tests/core/test_session.py::test_session_file_is_a_container_with_a_value_table",)),
+)
+
+#: For the "Stop armed for the whole capture" mutant: a guard that arms at the
+#: start of capture() (before exec) and disarms only after the build.
+_LATE_GUARD = '''
+
+def _armed_late(worker):
+    import contextlib
+
+    state = worker._armed_for_stop()
+    state.__enter__()
+
+    @contextlib.contextmanager
+    def guard():
+        yield
+        worker.user_code_finished.emit()
+
+    worker.finished.connect(lambda: state.__exit__(None, None, None))
+    return guard
+'''
+
+
+def run_one(mutant: Mutant) -> tuple[str, float]:
+    edits = ((mutant.path, mutant.old, mutant.new), *mutant.also)
+    originals: dict[Path, str] = {}
+    for rel, old, new in edits:
+        path = ROOT / rel
+        text = originals.get(path, path.read_text())
+        originals.setdefault(path, text)
+        if old not in text:
+            return "stale (the edit no longer applies)", 0.0
+    started = time.perf_counter()
+    try:
+        current = dict(originals)
+        for rel, old, new in edits:
+            path = ROOT / rel
+            current[path] = current[path].replace(old, new, 1)
+            if "_armed_late(" in new:
+                current[path] += _LATE_GUARD
+        for path, text in current.items():
+            path.write_text(text)
+        done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                               "-p", "no:warnings", *mutant.tests], cwd=ROOT, capture_output=True, text=True,
+                              timeout=600)
+    except subprocess.TimeoutExpired:
+        return "killed (timed out)", time.perf_counter() - started
+    finally:
+        for path, text in originals.items():
+            path.write_text(text)
+    return ("killed" if done.returncode != 0 else "SURVIVED"), time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", action="store_true")
+    args = parser.parse_args(argv)
+    if args.list:
+        for mutant in MUTANTS:
+            print(f"{mutant.name}: {mutant.path} ({', '.join(mutant.tests)})")
+        return 0
+    bad = 0
+    for mutant in MUTANTS:
+        outcome, seconds = run_one(mutant)
+        print(f"{outcome:<10} {seconds:5.1f}s  {mutant.name}", flush=True)
+        bad += not outcome.startswith("killed")
+    print(f"{len(MUTANTS) - bad} of {len(MUTANTS)} mutants killed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
