@@ -25,7 +25,7 @@ from pathlib import Path
 from .core.capture import capture
 from .core.devices import list_devices
 from .core.errors import GradexplorerError, SnapshotError
-from .core.session import load_session, save_session, session_from_capture, write_atomic
+from .core.session import load_session, save_session, session_from_capture, write_atomic, not_a_regular_file
 from .core.snapshot import capture_to_dict
 from .core.summary import format_capture
 from .resources import example_paths
@@ -75,8 +75,9 @@ def _read_script(path: str) -> tuple[str, str]:
     if path == "-":
         return sys.stdin.read(), "<stdin>"
     file = Path(path)
-    if file.is_dir():
-        raise OSError(f"{path} is a folder, not a Python file")
+    problem = not_a_regular_file(file.stat())
+    if problem:
+        raise OSError(f"{path} is {problem}, not a Python file")
     data = file.read_bytes()
     try:
         text = data.decode("utf-8-sig")

@@ -60,6 +60,7 @@ import io
 import json
 import math
 import os
+import stat
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
@@ -92,6 +93,7 @@ __all__ = [
     "ViewState",
     "capture_from_dict",
     "load_session",
+    "not_a_regular_file",
     "SESSION_SUFFIX",
     "read_session_bytes",
     "read_session_text",
@@ -799,7 +801,8 @@ def read_session_text(text: str, *, nodes: list | None = None) -> Session:
             device=_R.str_(doc.get("device", "cpu"), "device"),
             capture=capture,
             view=ViewState(_R.str_(view.get("selected_node"), "view.selected_node", optional=True),
-                           None if zoom is None or isinstance(zoom, complex) else float(zoom)),
+                           None if zoom is None or isinstance(zoom, complex) or not math.isfinite(zoom)
+                           or zoom <= 0 else float(zoom)),
             filename=_R.str_(doc.get("filename", "<editor>"), "filename"),
             versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "versions").items()},
             saved_at=_R.str_(doc.get("saved_at", ""), "saved_at"),
@@ -814,6 +817,26 @@ def read_session_text(text: str, *, nodes: list | None = None) -> Session:
         raise SnapshotError(f"not a valid session: {type(exc).__name__}: {exc}") from None
 
 
+def not_a_regular_file(info: os.stat_result) -> str:
+    """What a path is when it is not a regular file ("a named pipe (FIFO)", ...), else "".
+
+    Reading a FIFO or a terminal blocks forever and a device never ends, so
+    every file gradexplorer opens (sessions, scripts) is checked first.
+    """
+    mode = info.st_mode
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
 def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES) -> Session:
     """Open a session file without running its code.
 
@@ -825,9 +848,13 @@ def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES) ->
     """
     path = Path(path)
     try:
-        size = path.stat().st_size
+        info = path.stat()
     except OSError as exc:
         raise SnapshotError(f"cannot open {path.name}: {exc.strerror or exc}") from None
+    problem = not_a_regular_file(info)
+    if problem:
+        raise SnapshotError(f"cannot open {path.name}: it is {problem}, not a session file")
+    size = info.st_size
     if size > max_bytes:
         raise SnapshotError(f"{path.name} is {size / 2**20:,.0f} MiB; sessions larger than "
                             f"{max_bytes / 2**20:,.0f} MiB are not opened")

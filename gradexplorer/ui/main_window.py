@@ -42,7 +42,7 @@ from ..core.errors import DeviceUnavailableError, SnapshotError
 from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_to_show, parent_box
 from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.autosave import AutosaveSlot, find_orphans
-from ..core.session import SESSION_SUFFIX, Session, ViewState, load_session, save_session, write_atomic
+from ..core.session import SESSION_SUFFIX, Session, not_a_regular_file, ViewState, load_session, save_session, write_atomic
 from ..core.verify import verify_node
 from ..resources import example_paths, read_example
 from .console import Console
@@ -387,6 +387,9 @@ class MainWindow(QMainWindow):
         if path.suffix in (SESSION_SUFFIX, ".json"):
             return self.open_session(path, prompt=prompt)
         try:
+            problem = not_a_regular_file(path.stat())
+            if problem:  # a FIFO would block the GUI thread forever
+                raise OSError(f"it is {problem}, not a Python file")
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)

@@ -90,3 +90,16 @@ def test_python_dash_m_and_devices():
     result = subprocess.run([sys.executable, "-m", "gradexplorer", "devices"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
     assert result.stdout.startswith("cpu")
+
+
+def test_capture_and_show_refuse_a_fifo_at_once(tmp_path, capsys):
+    import os
+
+    from gradexplorer.cli import main
+
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    assert main(["capture", str(fifo)]) == 2
+    assert "named pipe" in capsys.readouterr().err
+    assert main(["show", str(fifo)]) == 2
+    assert "named pipe" in capsys.readouterr().err

@@ -244,3 +244,11 @@ def test_save_and_open_run_off_the_gui_thread(qtbot, window, tmp_path):
     heartbeat.stop()
     assert len(ticks) - saved_ticks >= 2, "no event was handled while opening"
     assert window.result.capture.graph.number_of_nodes() > 3000
+
+
+def test_opening_a_fifo_says_so_instead_of_hanging(qtbot, window, tmp_path):
+    for name in ("pipe.py", "pipe.gxsession"):
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        assert window.open_path(fifo) is False
+        assert "named pipe" in window.console.toPlainText()

@@ -1,0 +1,135 @@
+"""Every field of a real session, swept through wrong types and odd values (issue 13).
+
+Each mutated document must be refused with one clear sentence, or load, save
+again (format 2), load again to the same thing, and print with ``show``'s
+formatter without an exception.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import threading
+import time
+
+import pytest
+
+from gradexplorer import capture
+from gradexplorer.core.errors import SnapshotError
+from gradexplorer.core.session import (
+    load_session,
+    read_session_bytes,
+    read_session_text,
+    session_from_capture,
+    session_to_bytes,
+    session_to_dict,
+)
+from gradexplorer.core.summary import format_capture
+
+PROGRAM = """\
+torch.manual_seed(0)
+lin = nn.Linear(3, 2)
+x = torch.randn(4, 3)
+h = lin(x)
+h.register_hook(lambda g: g * 2)
+loss = h.pow(2).mean()
+loss.backward()
+with torch.no_grad():
+    y = x * 2
+"""
+
+ODD_VALUES = (None, True, 0, -1, 2**70, 1.5, 1e308 * 10, "x", "", [], {}, [1, "a"], {"a": 1})
+
+
+def _paths(doc, prefix=()):
+    """Every (path, value) in a JSON document, depth first."""
+    yield prefix, doc
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            yield from _paths(value, prefix + (key,))
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc):
+            yield from _paths(value, prefix + (index,))
+
+
+def _set(doc, path, value):
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+
+
+def _delete(doc, path):
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    if isinstance(target, dict):
+        del target[path[-1]]
+    else:
+        target.pop(path[-1])
+
+
+def _facts(session):
+    cap = session.capture
+    return (session.code, cap.passes, cap.tensors, cap.explanations, cap.modules, cap.error,
+            sorted(cap.graph.nodes), sorted(cap.graph.edges))
+
+
+def _check(text: str, outcomes: dict) -> None:
+    try:
+        session = read_session_text(text)
+    except SnapshotError as exc:
+        assert "\n" not in str(exc) and str(exc), repr(exc)
+        outcomes["refused"] += 1
+        return
+    data = session_to_bytes(session)  # every document that loads can be saved again
+    again = read_session_bytes(data)
+    assert _facts(again) == _facts(session)
+    format_capture(again.capture)  # `gradexplorer show` never raises on what loads
+    outcomes["round_trip"] += 1
+
+
+def test_type_sweep_of_every_field_refuses_or_round_trips():
+    base = session_to_dict(session_from_capture(capture(PROGRAM)))
+    paths = [p for p, _ in _paths(base) if p]
+    rng = random.Random(20261203)
+    # Every named field with every odd value and missing; list items (values, heads) with one odd value each.
+    fields = [p for p in paths if isinstance(p[-1], str)]
+    items = [p for p in paths if not isinstance(p[-1], str)]
+    cases = [(p, value) for p in fields for value in (*ODD_VALUES, "<delete>")]
+    cases += [(p, rng.choice(ODD_VALUES)) for p in items]
+    outcomes = {"refused": 0, "round_trip": 0}
+    for path, value in cases:
+        doc = copy.deepcopy(base)
+        if value == "<delete>":
+            _delete(doc, path)
+        else:
+            _set(doc, path, value)
+        if isinstance(doc.get("capture"), dict):
+            doc["capture"]["extra_field"] = {"ignored": True}  # extra fields are ignored
+        _check(json.dumps(doc), outcomes)
+    assert outcomes["refused"] > 100 and outcomes["round_trip"] > 100, outcomes
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_fifo_a_device_and_a_folder_are_refused_at_once(tmp_path):
+    fifo = tmp_path / "pipe.gxsession"
+    os.mkfifo(fifo)
+    for path, word in ((fifo, "named pipe"), ("/dev/zero", "device"), (tmp_path, "folder")):
+        errors = []
+
+        def attempt(p=path):
+            try:
+                load_session(p)
+            except SnapshotError as exc:
+                errors.append(str(exc))
+
+        worker = threading.Thread(target=attempt, daemon=True)
+        started = time.perf_counter()
+        worker.start()
+        worker.join(5)
+        assert not worker.is_alive(), f"{path} blocked the loader"
+        assert time.perf_counter() - started < 1.0
+        assert errors and word in errors[0], errors
