@@ -685,7 +685,7 @@ class Recorder(TorchFunctionMode):
             return {}
         return dict(bound.arguments)
 
-    def _is_internal_call(self) -> str:
+    def _internal_caller(self) -> str:
         """The torch module that made the backward call being handled, or "" for a user call.
 
         The first frame outside the API wrappers (``Tensor.backward``,
@@ -705,7 +705,7 @@ class Recorder(TorchFunctionMode):
         return ""
 
     def _run_pass(self, func, args, kwargs):
-        if self._is_internal_call():
+        if self._internal_caller():
             return func(*args, **kwargs)
         params = self._bind(func, args, kwargs)
         if func is torch.autograd.grad:

@@ -745,10 +745,7 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
             raw = zf.read(_VALUES) if _VALUES in members else None
     except SnapshotError:
         raise
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, UnicodeDecodeError, ValueError,
-            NotImplementedError, RuntimeError) as exc:  # zlib.error is an Exception subclass: below
-        raise SnapshotError(f"{name} is a damaged session container ({type(exc).__name__}: {exc})") from None
-    except Exception as exc:  # noqa: BLE001 - zlib.error and friends: still one clear sentence
+    except Exception as exc:  # noqa: BLE001 - BadZipFile, zlib.error, EOFError, bad UTF-8...: one clear sentence
         raise SnapshotError(f"{name} is a damaged session container ({type(exc).__name__}: {exc})") from None
     table: dict = {}
     if raw is not None:
