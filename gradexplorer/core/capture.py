@@ -310,9 +310,9 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
         source = recorder.source_of(tensor)
         retains = tensor.retains_grad
         grad = tensor.grad if (tensor.is_leaf or retains) else None
-        switched, switched_line = recorder.switched_off_line(tensor)
-        is_hook_grad, hook_line = recorder.hook_gradient_line(tensor)
-        is_result, result_line = recorder.grad_result_line(tensor)
+        switched, switched_line = recorder.grad_switched_off.line_of(tensor)
+        is_hook_grad, hook_line = recorder.hook_gradients.line_of(tensor)
+        is_result, result_line = recorder.grad_results.line_of(tensor)
         owner = bindings.owners.get(id(tensor))
         infos.append(TensorInfo(
             names=tuple(names),

@@ -493,12 +493,12 @@ class Recorder(TorchFunctionMode):
         self.thread_context = thread_context
         #: True once the capture has ended: threads still running stop recording.
         self.closed = False
-        #: ``id(tensor) -> line`` of ``requires_grad_(False)`` / ``.requires_grad = False``.
-        self.grad_switched_off: dict[int, tuple[weakref.ref, int | None]] = {}
-        #: ids of gradient tensors autograd passed to hooks (weakly checked).
-        self.hook_gradients: dict[int, tuple[weakref.ref, int | None]] = {}
-        #: ids of tensors torch.autograd.grad returned, with the call's line.
-        self.grad_results: dict[int, tuple[weakref.ref, int | None]] = {}
+        #: Where the code turned ``requires_grad`` off (``requires_grad_(False)``, ``.requires_grad = False``).
+        self.grad_switched_off = TensorLines()
+        #: Gradient tensors autograd handed to hooks, with the hook's line.
+        self.hook_gradients = TensorLines()
+        #: Tensors ``torch.autograd.grad`` returned, with the call's line.
+        self.grad_results = TensorLines()
         self.filename = filename
         self.snapshots = snapshots
         self.max_ops = max_ops
@@ -747,7 +747,7 @@ class Recorder(TorchFunctionMode):
             record.results = tuple(None if g is None else take(g) for g in result)
             for g in result:
                 if isinstance(g, torch.Tensor):
-                    self.grad_results[id(g)] = (weakref.ref(g), record.line)
+                    self.grad_results.note(g, record.line)
                     if self._entry(g) is None:  # so that a later g.backward() can name it
                         self._origins[id(g)] = (weakref.ref(g), TensorOrigin(
                             next(self._seq), "autograd.grad", record.line, torch.is_grad_enabled(),
@@ -804,7 +804,7 @@ class Recorder(TorchFunctionMode):
             items = g if isinstance(g, (tuple, list)) else (g,)
             for t in items:
                 if isinstance(t, torch.Tensor):
-                    self.hook_gradients[id(t)] = (weakref.ref(t), line)
+                    self.hook_gradients.note(t, line)
 
     def _wrap(self, info: HookInfo, hook):
         recorder = self
@@ -880,30 +880,9 @@ class Recorder(TorchFunctionMode):
 
     def _note_requires_grad(self, tensor: torch.Tensor) -> None:
         if not tensor.requires_grad:
-            self.grad_switched_off[id(tensor)] = (weakref.ref(tensor), self.user_line())
+            self.grad_switched_off.note(tensor, self.user_line())
         else:
-            self.grad_switched_off.pop(id(tensor), None)
-
-    def switched_off_line(self, tensor: torch.Tensor) -> tuple[bool, int | None]:
-        """Whether the user's code turned ``requires_grad`` off on ``tensor``, and at which line."""
-        entry = self.grad_switched_off.get(id(tensor))
-        if entry is None or entry[0]() is not tensor:
-            return False, None
-        return True, entry[1]
-
-    def grad_result_line(self, tensor: torch.Tensor) -> tuple[bool, int | None]:
-        """Whether ``tensor`` was returned by ``torch.autograd.grad`` (and that call's line)."""
-        entry = self.grad_results.get(id(tensor))
-        if entry is None or entry[0]() is not tensor:
-            return False, None
-        return True, entry[1]
-
-    def hook_gradient_line(self, tensor: torch.Tensor) -> tuple[bool, int | None]:
-        """Whether ``tensor`` is a gradient autograd handed to a hook (and the hook's line)."""
-        entry = self.hook_gradients.get(id(tensor))
-        if entry is None or entry[0]() is not tensor:
-            return False, None
-        return True, entry[1]
+            self.grad_switched_off.drop(tensor)
 
     def _register_tensor_hook(self, args, kwargs):
         tensor = args[0]
@@ -959,6 +938,32 @@ class Recorder(TorchFunctionMode):
         """The tensor ``tensor`` was made from (detached, viewed, ``.data``), if alive."""
         entry = self._entry(tensor)
         return None if entry is None or entry[2] is None else entry[2]()
+
+
+class TensorLines:
+    """Tensors the recorder noticed for one reason, each with a user line; held weakly.
+
+    Keyed by ``id`` with a weak reference to check identity (a reused id of a
+    dead tensor fails the check), like the recorder's origins.
+    """
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[weakref.ref, int | None]] = {}
+
+    def note(self, tensor: torch.Tensor, line: int | None) -> None:
+        self._entries[id(tensor)] = (weakref.ref(tensor), line)
+
+    def drop(self, tensor: torch.Tensor) -> None:
+        self._entries.pop(id(tensor), None)
+
+    def line_of(self, tensor: torch.Tensor) -> tuple[bool, int | None]:
+        """Whether ``tensor`` was noted, and the line noted with it."""
+        entry = self._entries.get(id(tensor))
+        if entry is None or entry[0]() is not tensor:
+            return False, None
+        return True, entry[1]
 
 
 class _ThreadMode(TorchFunctionMode):
