@@ -35,6 +35,7 @@ import ast
 import builtins
 import contextlib
 import platform
+import threading
 import time
 import traceback as tb_module
 from collections.abc import Callable
@@ -50,7 +51,7 @@ from .devices import resolve_device
 from .explain import Explanation, explain_capture
 from .modules import ModuleAudit, audit_modules
 from .errors import CaptureStopped, ErrorReport
-from .graph import SourceLine, _source, build_graph, node_for_tensor
+from .graph import CaptureGraph, SourceLine, _source, build_graph, node_for_tensor
 from .namespace import Bindings, find_bindings
 from .recording import HOOK_HELPER_NAME, Recorder, resolve_all, rewrite_node_hook_calls
 from .streams import DEFAULT_MAX_OUTPUT_CHARS, collect_output, routed_to
@@ -404,7 +405,7 @@ def capture(
     try:
         tree = ast.parse(code, filename=filename)
     except SyntaxError as exc:  # nothing has run
-        return Capture(code=code, filename=filename, device=str(torch_device), graph=nx.DiGraph(),
+        return Capture(code=code, filename=filename, device=str(torch_device), graph=CaptureGraph(),
                        error=_syntax_report(exc, lines), executed=False, versions=versions())
     program = compile(rewrite_node_hook_calls(tree), filename, "exec")
 
@@ -496,6 +497,25 @@ def capture(
         value_elements=value_elements,
     )
     # Explanations read only the capture's plain data (as they will for a
-    # reopened session).
-    return replace(result, explanations=explain_capture(result))
+    # reopened session). Paused GC as for the build: a full collection here
+    # traverses the new capture and whatever the process holds.
+    with paused_collection():
+        result = replace(result, explanations=explain_capture(result))
+    _release_namespace(namespace)
+    return result
+
+
+def _release_namespace(namespace: dict[str, Any]) -> None:
+    """Empty a finished program's globals, so that its objects are freed by reference counting.
+
+    Every function the program defined refers to its globals, and the
+    globals to the function: a cycle that keeps the user's tensors and
+    models alive until a full collection (which the app avoids, see
+    :func:`gradexplorer.core.collector.freeze_survivors`). The capture holds
+    what it needs already. A thread the program started and left running
+    still uses them: then they are kept.
+    """
+    if any(getattr(t, "_gradexplorer_followed", False) and t.is_alive() for t in threading.enumerate()):
+        return
+    namespace.clear()
 

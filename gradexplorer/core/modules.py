@@ -27,7 +27,7 @@ from torch import nn
 
 from .tensors import TensorRecord, summarize_tensor
 
-__all__ = ["WARNING_CODES", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules"]
+__all__ = ["WARNING_CODES", "AuditRow", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules", "audit_rows"]
 
 #: Every code a :class:`ModuleWarning` can carry.
 WARNING_CODES = ("plain_tensor_attribute", "non_persistent_buffer", "parameter_without_grad", "mixed_devices",
@@ -262,3 +262,67 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
         warnings = warnings + tuple(_module_hook_warnings(module, names[0]))
         audits.append(ModuleAudit(tree.path, tree.type_name, tree.entries, tree.children, warnings, devices))
     return tuple(audits)
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """One line of the module audit as a tree view shows it (plain data: any thread, any toolkit).
+
+    ``texts`` are the five columns (path, kind, shape / dtype, device, notes);
+    ``parent`` is the index of the parent row (-1 at the top); ``tone`` is
+    ``"warning"`` or ``"info"`` for warning rows and the entries they name.
+    """
+
+    texts: tuple[str, str, str, str, str]
+    parent: int
+    path: str = ""
+    tone: str | None = None
+    tooltip: str = ""
+
+
+def _entry_notes(entry: StateEntry) -> str:
+    if entry.kind == "parameter":
+        return "; ".join(("requires grad" if entry.requires_grad else "frozen",
+                          "has .grad" if entry.has_grad else "no .grad"))
+    if entry.kind == "buffer":
+        return "persistent" if entry.persistent else "not in state_dict"
+    return "not registered: does not follow .to(), not in state_dict"
+
+
+def audit_rows(audits) -> list[AuditRow]:
+    """The audits flattened into tree rows, parents before children, in module order.
+
+    For each module: its row, its state entries (each followed by the
+    warnings about it), the warnings about the module itself, then its
+    child modules. Iterative, like every walk here.
+    """
+    rows: list[AuditRow] = []
+    for audit in audits:
+        warned: dict[str, list[ModuleWarning]] = {}
+        for warning in audit.warnings:
+            warned.setdefault(warning.path, []).append(warning)
+        stack: list[tuple[ModuleAudit, int]] = [(audit, -1)]
+        while stack:
+            module, parent = stack.pop()
+            devices = ", ".join(audit.devices) if parent == -1 else ""
+            here = len(rows)
+            rows.append(AuditRow((module.path, module.type_name, "", devices, ""), parent, module.path))
+            for entry in module.entries:
+                rec = entry.record
+                warnings = warned.get(entry.path, ())
+                tone = None
+                if warnings:
+                    tone = "warning" if any(w.severity == "warning" for w in warnings) else "info"
+                entry_row = len(rows)
+                rows.append(AuditRow((entry.path, entry.kind, f"{'×'.join(map(str, rec.shape)) or 'scalar'} {rec.dtype}",
+                                      rec.device, _entry_notes(entry)), here, entry.path, tone))
+                rows.extend(_warning_row(w, entry_row) for w in warnings)
+            rows.extend(_warning_row(w, here, tone="warning") for w in warned.get(module.path, ()))
+            stack.extend((child, here) for child in reversed(module.children))
+    return rows
+
+
+def _warning_row(warning: ModuleWarning, parent: int, *, tone: str | None = None) -> AuditRow:
+    text = warning.message + (f"  Fix: {warning.fix}" if warning.fix else "")
+    return AuditRow((f"⚠ {warning.code}", "", "", "", text), parent, "",
+                    tone or ("warning" if warning.severity == "warning" else "info"), warning.message)

@@ -1,10 +1,16 @@
 """The session document (``.gxsession``): save a capture, reopen it without running anything.
 
-A session file (format 2) is a zip container with two members:
+A session file (format 2) is a zip container with these members:
 
 ``session.json``        the document below, deflated; tensor records carry
                         ``"data": "t12"`` (a key into the table) instead of
                         inline ``values``;
+``nodes.jsonl`` ...     the capture's long lists (``nodes``, ``edges``,
+                        ``tensors``, ``explanations``, ``modules``), one JSON
+                        item per line, deflated; in the document those lists
+                        are empty and ``capture.members`` names their members
+                        (files of the first format-2 release have
+                        ``capture.nodes_member`` and ``nodes.jsonl`` only);
 ``values.safetensors``  every kept tensor value, in the ``safetensors``
                         format (a bounded JSON header and raw little-endian
                         bytes: no code runs when it is read), stored.
@@ -76,7 +82,7 @@ from .capture import Capture, OriginRecord, PassSummary, TensorInfo, versions
 from .collector import paused_collection
 from .errors import ErrorReport, SnapshotError
 from .explain import Explanation
-from .graph import MAX_PATH_HOPS, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
+from .graph import MAX_PATH_HOPS, CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
 from .modules import ModuleAudit, ModuleWarning, StateEntry
 from .snapshot import FORMAT as CAPTURE_FORMAT
 from .snapshot import SCHEMA_VERSION as CAPTURE_SCHEMA
@@ -107,7 +113,11 @@ __all__ = [
 FORMAT = "gradexplorer.session"
 #: 2: zip container with a safetensors value table; 1: plain JSON with inline values.
 SCHEMA_VERSION = 2
-_DOCUMENT, _NODES, _VALUES = "session.json", "nodes.jsonl", "values.safetensors"
+_DOCUMENT, _VALUES = "session.json", "values.safetensors"
+#: The capture's long lists, each stored as JSON lines in a member of its own
+#: (``capture.members`` maps each to its member name): neither writing nor
+#: reading then holds the GIL for one long C call of ``json``.
+_LINE_KEYS = ("nodes", "edges", "tensors", "explanations", "modules")
 #: Files larger than this are refused before being read.
 MAX_FILE_BYTES = 512 * 1024 * 1024
 #: Numbers of tensor values one file keeps (about 50 MB of JSON).
@@ -202,28 +212,39 @@ def session_to_dict(session: Session, *, file_values: int = DEFAULT_FILE_VALUES,
     }
 
 
-def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES) -> bytes:
-    """The session as a format-2 container: the document, its graph nodes as JSON lines, the value table.
+def _line_member(key: str) -> str:
+    return f"{key}.jsonl"
 
-    The nodes (most of the document) are one JSON text per line, so that
-    neither writing nor reading holds the GIL for one long C call (a single
-    ``json.dumps``/``loads`` of a 40 MB document froze the GUI thread for a
-    second while a job saved or opened it).
+
+def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES) -> bytes:
+    """The session as a format-2 container: the document, its long lists as JSON lines, the value table.
+
+    Each item of the capture's long lists (:data:`_LINE_KEYS`: graph nodes,
+    edges, tensors, explanations, modules) is one JSON text on its own line,
+    so that neither writing nor reading holds the GIL for one long C call (a
+    single ``json.dumps``/``loads`` of a 40 MB document froze the GUI thread
+    for a second while a job saved or opened it; the tensors list alone of a
+    10,000-node capture took 45 ms).
     """
     sink = TensorSink(file_values)
     doc = session_to_dict(session, file_values=file_values, sink=sink)
-    nodes = doc["capture"].pop("nodes")
-    doc["capture"]["nodes"] = []
-    doc["capture"]["nodes_member"] = _NODES
-    lines = "\n".join(json.dumps(node, ensure_ascii=False, allow_nan=False) for node in nodes)
+    captured = doc["capture"]
+    lines: dict[str, str] = {}
+    for key in _LINE_KEYS:
+        if key in captured:
+            lines[_line_member(key)] = "\n".join(json.dumps(item, ensure_ascii=False, allow_nan=False)
+                                                 for item in captured[key])
+            captured[key] = []
+    captured["members"] = {key: _line_member(key) for key in _LINE_KEYS if _line_member(key) in lines}
     text = json.dumps(doc, ensure_ascii=False, allow_nan=False)
     buffer = io.BytesIO()
     stamp = (1980, 1, 1, 0, 0, 0)
     with zipfile.ZipFile(buffer, "w") as zf:
         zf.writestr(zipfile.ZipInfo(_DOCUMENT, date_time=stamp), text.encode("utf-8"),
                     compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
-        zf.writestr(zipfile.ZipInfo(_NODES, date_time=stamp), lines.encode("utf-8"),
-                    compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
+        for member, content in lines.items():
+            zf.writestr(zipfile.ZipInfo(member, date_time=stamp), content.encode("utf-8"),
+                        compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
         zf.writestr(zipfile.ZipInfo(_VALUES, date_time=stamp), safetensors.torch.save(sink.tensors),
                     compress_type=zipfile.ZIP_STORED)
     return buffer.getvalue()
@@ -558,7 +579,7 @@ def _rebuild_paths(graph: nx.DiGraph) -> None:
 def capture_from_dict(doc: dict) -> Capture:
     """Rebuild a :class:`Capture` from its JSON form (see docs/capture-json.md)."""
     doc = _R.obj(doc, "capture")
-    graph = nx.DiGraph()
+    graph = CaptureGraph()
     nodes = _R.list_(_R.key(doc, "nodes", "capture"), "capture.nodes")
     for i, node in enumerate(nodes):
         p = f"capture.nodes[{i}]"
@@ -741,7 +762,8 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
                 raise SnapshotError(f"{name} unpacks to {total / 2**20:,.0f} MiB; sessions larger than "
                                     f"{max_bytes / 2**20:,.0f} MiB are not opened")
             text = zf.read(_DOCUMENT).decode("utf-8")
-            node_lines = zf.read(_NODES).decode("utf-8").splitlines() if _NODES in members else None
+            line_texts = {key: zf.read(_line_member(key)).decode("utf-8").splitlines()
+                          for key in _LINE_KEYS if _line_member(key) in members}
             raw = zf.read(_VALUES) if _VALUES in members else None
     except SnapshotError:
         raise
@@ -753,24 +775,44 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
             table = safetensors.torch.load(raw)
         except Exception as exc:  # noqa: BLE001 - safetensors raises its own error types
             raise SnapshotError(f"{name}: the value table is damaged ({type(exc).__name__}: {exc})") from None
-    nodes = None
-    if node_lines is not None:
+    lists: dict[str, list] = {}
+    for key, key_lines in line_texts.items():
         try:
-            nodes = [json.loads(line) for line in node_lines if line.strip()]
+            lists[key] = [json.loads(line) for line in key_lines if line.strip()]
         except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-            raise SnapshotError(f"{name}: a graph node line is not valid JSON ({exc})") from None
+            raise SnapshotError(f"{name}: a line of {_line_member(key)} is not valid JSON ({exc})") from None
     token = _TABLE.set(table)
     try:
-        return read_session_text(text, nodes=nodes)
+        return read_session_text(text, lists=lists)
     finally:
         _TABLE.reset(token)
 
 
-def read_session_text(text: str, *, nodes: list | None = None) -> Session:
+def _join_lists(captured: dict, lists: dict[str, list]) -> None:
+    """Put the container's JSON-lines members back into the capture document, checking they match it.
+
+    ``capture.members`` names them; files written before the other lists got
+    members of their own have ``capture.nodes_member`` only.
+    """
+    named = captured.get("members")
+    if named is None and "nodes_member" in captured:
+        named = {"nodes": captured["nodes_member"]}
+    named = _R.obj(named if named is not None else {}, "capture.members")
+    if set(named) != set(lists) or any(named[key] != _line_member(key) for key in lists):
+        raise SnapshotError("not a valid session: the container's members do not match its document")
+    for key, items in lists.items():
+        if captured.get(key):
+            raise SnapshotError(f"not a valid session: capture.{key} is both in the document and in "
+                                f"{_line_member(key)}")
+        captured[key] = items
+
+
+def read_session_text(text: str, *, lists: dict[str, list] | None = None) -> Session:
     """Parse and validate session JSON text (never executes anything).
 
-    ``nodes`` are the graph nodes of a format-2 container, read from their
-    own member; the document then names that member in ``capture.nodes_member``.
+    ``lists`` are the capture lists of a format-2 container read from their
+    own members (``{"nodes": [...], ...}``); the document names those members
+    in ``capture.members``.
     """
     try:
         doc = json.loads(text)
@@ -785,11 +827,8 @@ def read_session_text(text: str, *, nodes: list | None = None) -> Session:
         raise SnapshotError("this is not a gradexplorer session (the JSON is not an object)")
     try:
         doc = _upgrade(doc)
-        if nodes is not None:
-            captured = _R.obj(_R.key(doc, "capture", ""), "capture")
-            if captured.get("nodes_member") != _NODES or captured.get("nodes"):
-                raise SnapshotError("not a valid session: the container's nodes do not match its document")
-            captured["nodes"] = nodes
+        if lists is not None:
+            _join_lists(_R.obj(_R.key(doc, "capture", ""), "capture"), lists)
         view = _R.obj(doc.get("view", {}), "view")
         capture = capture_from_dict(_R.key(doc, "capture", ""))
         zoom = _R.num(view.get("zoom"), "view.zoom", optional=True)

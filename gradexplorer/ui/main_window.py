@@ -17,7 +17,6 @@ import sys
 import time
 from pathlib import Path
 
-import networkx as nx
 from PySide6.QtCore import QElapsedTimer, QStandardPaths, QThread, QTimer, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import (
@@ -36,7 +35,9 @@ from PySide6.QtWidgets import (
 
 from ..core import export
 from ..core.capture import Capture, versions
-from ..core.collector import paused_collection
+from ..core.graph import CaptureGraph
+from ..core.modules import audit_rows
+from ..core.collector import freeze_survivors, paused_collection
 from ..core.devices import list_devices, resolve_device
 from ..core.errors import DeviceUnavailableError, SnapshotError
 from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_to_show, parent_box
@@ -52,6 +53,7 @@ from .inspector import Inspector
 from .modules_pane import ModulesPane
 from .settings import Settings
 from .tensors_pane import TensorsPane
+from .idle_collector import IdleCollector
 from .jobs import JobRunner
 from .worker import CaptureJob, CaptureResult, CaptureWorker, expanded_layout, prepare_view
 
@@ -59,6 +61,8 @@ __all__ = ["MainWindow"]
 
 #: Seconds between autosaves of the editor text and the last capture.
 AUTOSAVE_SECONDS = 45
+#: The autosave of a new capture waits this long before it starts encoding.
+AUTOSAVE_SETTLE_SECONDS = 0.3
 
 _WELCOME_HEADER = """# Welcome to gradexplorer.
 # Type PyTorch code (torch, nn and `device` are predefined), then press
@@ -158,6 +162,8 @@ class MainWindow(QMainWindow):
         self._autosave_timer.setInterval(AUTOSAVE_SECONDS * 1000)
         self._autosave_timer.timeout.connect(self.autosave_now)
         self._autosave_timer.start()
+        self.idle_collector = IdleCollector(QApplication.instance(), lambda: self.is_running or self.jobs.busy,
+                                            parent=self)
         self.resize(1400, 900)
         if not self.settings.geometry.isEmpty():
             self.restoreGeometry(self.settings.geometry)
@@ -416,7 +422,7 @@ class MainWindow(QMainWindow):
         """
         self.status.setText(f"Opening {Path(path).name}…")
         try:
-            session, view = self.jobs.run_and_wait("open", lambda: _read_and_prepare(path))
+            session, prepared = self.jobs.run_and_wait("open", lambda: _read_and_prepare(path))
         except SnapshotError as exc:
             # The current work stays as it is.
             self.console.append_message(f"Cannot open {Path(path).name}: {exc}", error=True)
@@ -424,7 +430,7 @@ class MainWindow(QMainWindow):
             return False
         if prompt and not self.maybe_save():
             return False
-        self._show_session(session, view)
+        self._show_session(session, prepared)
         self.session_path = Path(path)
         self._script_path = None
         self._mark_clean()
@@ -434,8 +440,8 @@ class MainWindow(QMainWindow):
         self.status.setText(f"Opened session {Path(path).name} (made by gradexplorer {made}; nothing was run)")
         return True
 
-    def _show_session(self, session: Session, view=None) -> None:
-        """Show a session; ``view`` is its (display, layout) when a job has prepared it already."""
+    def _show_session(self, session: Session, prepared: CaptureResult | None = None) -> None:
+        """Show a session; ``prepared`` is its capture laid out when a job has done that already."""
         self.editor.setPlainText(session.code)
         self._clear_views()
         if session.device:
@@ -446,9 +452,10 @@ class MainWindow(QMainWindow):
             self.console.append_output("stdout", cap.stdout)
         if cap.stderr:
             self.console.append_output("stderr", cap.stderr)
-        display, layout = view if view is not None else prepare_view(cap)
-        result = CaptureResult(cap, layout, 0.0, display)
-        self._show_result(result)
+        if prepared is None:
+            display, layout = prepare_view(cap)
+            prepared = CaptureResult(cap, layout, 0.0, display)
+        self._show_result(prepared)
         if session.view.selected_node and session.view.selected_node in cap.graph:
             self.graph_view.select_node(session.view.selected_node)
         if session.view.zoom:
@@ -460,7 +467,7 @@ class MainWindow(QMainWindow):
             cap = self.result.capture
         else:
             cap = Capture(code=self.editor.toPlainText(), filename="<editor>", device=self.device,
-                          graph=nx.DiGraph(), executed=False, versions=versions())
+                          graph=CaptureGraph(), executed=False, versions=versions())
         view = ViewState(self.graph_view.selected_node(), self.graph_view.zoom_level() if self.result else None)
         return Session(code=self.editor.toPlainText(), device=self.device, capture=cap, view=view,
                        filename=cap.filename, versions=versions())
@@ -577,8 +584,14 @@ class MainWindow(QMainWindow):
             return
         session = self.current_session()  # plain data: safe to serialise in another thread
         slot = self._autosave
+
+        def write() -> None:
+            # Sleeping releases the GIL: the new picture's first paint goes first.
+            time.sleep(AUTOSAVE_SETTLE_SECONDS)
+            slot.write_session(session)
+
         # Errors are dropped: the text is autosaved on the timer anyway.
-        self.jobs.start("autosave", lambda: slot.write_session(session), on_errored=lambda message, exc: None)
+        self.jobs.start("autosave", write, on_errored=lambda message, exc: None)
 
     def _discard_autosave(self) -> None:
         self.jobs.wait_all()
@@ -700,7 +713,7 @@ class MainWindow(QMainWindow):
                                        display=result.display)
         self.inspector.show_node(None, None)
         self.tensors_pane.show_explanations(cap.explanations)
-        self.modules_pane.show_audits(cap.modules)
+        self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules))
         self.last_gui_seconds = time.perf_counter() - started
         self.editor.set_error_line(cap.error.line if cap.error is not None else None)
         if cap.error is not None:
@@ -744,6 +757,7 @@ class MainWindow(QMainWindow):
         if thread is not None:
             thread.deleteLater()
         self._set_running(False)
+        self.idle_collector.activity()
         self.run_finished.emit(self.result)
 
     # -- cross-pane navigation -----------------------------------------------------------
@@ -932,6 +946,7 @@ class MainWindow(QMainWindow):
             self._thread.quit()
             self._thread.wait(timeout_ms)
         self._autosave_timer.stop()
+        self.idle_collector.close()
         self._discard_autosave()  # a clean exit: nothing to recover
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
@@ -941,4 +956,7 @@ class MainWindow(QMainWindow):
 def _read_and_prepare(path: Path):
     """In a job: read a session file and lay out its graph (plain data in, plain data out)."""
     session = load_session(path)
-    return session, prepare_view(session.capture)
+    display, layout = prepare_view(session.capture)
+    rows = tuple(audit_rows(session.capture.modules))
+    freeze_survivors()  # kept until replaced: out of later collections (core.collector)
+    return session, CaptureResult(session.capture, layout, 0.0, display, module_rows=rows)

@@ -2,21 +2,62 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-__all__ = ["TensorsPane"]
+__all__ = ["ExplanationModel", "TensorsPane"]
 
 #: Colours of the reason code by :attr:`Explanation.severity` (core.explain.REASONS):
 #: red where a gradient may be missing, grey where none is needed.
 _SEVERITY_COLOURS = {"problem": Qt.GlobalColor.darkRed, "note": Qt.GlobalColor.darkGray}
 
-
 #: Up to this many rows are sized to their wrapped text; longer tables keep one line a row (the tooltip has it all).
 _ROWS_SIZED_TO_TEXT = 200
 
+_HEADERS = ("Name", "Reason", "Why (no) gradient", "Line")
 
-class TensorsPane(QTableWidget):
+
+class ExplanationModel(QAbstractTableModel):
+    """The capture's explanations as a table model: cells are made when the view asks for them.
+
+    A table widget made four items per tensor up front: 0.2 s of frozen
+    window for the 10,000 tensors of a 50,000-node capture. The view asks
+    only for the rows on screen.
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: tuple = ()
+
+    def set_rows(self, explanations) -> None:
+        self.beginResetModel()
+        self.rows = tuple(explanations)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(_HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 - Qt API
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return _HEADERS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        exp = self.rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (exp.name, exp.code, exp.sentence, "" if exp.line is None else str(exp.line))[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return exp.sentence
+        if role == Qt.ItemDataRole.ForegroundRole and column == 1:
+            return _SEVERITY_COLOURS.get(exp.severity)
+        return None
+
+
+class TensorsPane(QTableView):
     """Name, reason code, explanation, line.
 
     Signals
@@ -31,60 +72,43 @@ class TensorsPane(QTableWidget):
     line_requested = Signal(int)
 
     def __init__(self, parent=None) -> None:
-        super().__init__(0, 4, parent)
+        super().__init__(parent)
         self.setAccessibleName("Tensors")
-        self.setHorizontalHeaderLabels(["Name", "Reason", "Why (no) gradient", "Line"])
+        self.table = ExplanationModel(self)
+        self.setModel(self.table)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setWordWrap(True)
         header = self.horizontalHeader()
+        # ResizeToContents measures the rows on screen only: with Qt's default
+        # precision (1000 rows and more) a 10,000-row table asked for 72,000
+        # cells at once.
+        header.setResizeContentsPrecision(0)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         self.verticalHeader().setVisible(False)
-        self._rows: list = []
-        self.cellClicked.connect(self._on_cell_clicked)
+        self.clicked.connect(self._on_clicked)
 
     def show_explanations(self, explanations) -> None:
-        """Fill the table in one pass.
+        """Show ``explanations`` (O(1): rows are drawn on demand); short tables get rows sized to their text."""
+        self.table.set_rows(explanations)
+        if len(self.table.rows) <= _ROWS_SIZED_TO_TEXT:
+            self.resizeRowsToContents()
 
-        With ``ResizeToContents`` columns every ``setItem`` re-measures the
-        whole column, which made filling a 500-row table quadratic (15 s of
-        frozen window on a 40-layer transformer): the columns are measured
-        once, after the fill, and rows are sized to their text only for
-        tables short enough to read row by row.
-        """
-        self._rows = list(explanations)
-        header = self.horizontalHeader()
-        modes = [header.sectionResizeMode(c) for c in range(self.columnCount())]
-        self.setUpdatesEnabled(False)
-        try:
-            for column in range(self.columnCount()):
-                header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            self.setRowCount(0)
-            self.setRowCount(len(self._rows))
-            for row, exp in enumerate(self._rows):
-                cells = [exp.name, exp.code, exp.sentence, "" if exp.line is None else str(exp.line)]
-                for column, text in enumerate(cells):
-                    item = QTableWidgetItem(text)
-                    item.setToolTip(exp.sentence)
-                    colour = _SEVERITY_COLOURS.get(exp.severity)
-                    if column == 1 and colour is not None:
-                        item.setForeground(colour)
-                    self.setItem(row, column, item)
-            for column, mode in enumerate(modes):
-                header.setSectionResizeMode(column, mode)
-            if len(self._rows) <= _ROWS_SIZED_TO_TEXT:
-                self.resizeRowsToContents()
-        finally:
-            self.setUpdatesEnabled(True)
+    def rowCount(self) -> int:  # noqa: N802 - mirrors QTableWidget
+        return self.table.rowCount()
+
+    def cell_text(self, row: int, column: int) -> str:
+        """What the table shows in a cell (for tests and accessibility)."""
+        return self.table.data(self.table.index(row, column))
 
     def explanation_for(self, name: str):
-        return next((e for e in self._rows if e.name == name), None)
+        return next((e for e in self.table.rows if e.name == name), None)
 
-    def _on_cell_clicked(self, row: int, _column: int) -> None:
-        exp = self._rows[row]
+    def _on_clicked(self, index: QModelIndex) -> None:
+        exp = self.table.rows[index.row()]
         if exp.node:
             self.node_requested.emit(exp.node)
         if exp.line is not None:

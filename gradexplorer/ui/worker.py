@@ -46,9 +46,10 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ..core.capture import Capture, capture
-from ..core.collector import paused_collection
+from ..core.collector import freeze_survivors, paused_collection
 from ..core.errors import CaptureStopped, GradexplorerError
 from ..core.grouping import DisplayGraph, display_graph, initial_collapse
+from ..core.modules import AuditRow, audit_rows
 from ..core.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
 from ..core.summary import short_op
 
@@ -74,6 +75,8 @@ class CaptureResult:
     seconds: float
     display: DisplayGraph | None = None
     note: str = ""  # e.g. why there is no layout
+    #: The module audit as tree rows (:func:`~gradexplorer.core.modules.audit_rows`), made off the GUI thread.
+    module_rows: tuple[AuditRow, ...] | None = None
 
 
 def node_label(attrs: dict) -> tuple[str, str]:
@@ -167,7 +170,11 @@ class CaptureWorker(QObject):
             except LayoutCancelled:
                 display, layout = None, None
                 note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
-            self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note))
+            # The capture lives until the next run replaces it: later
+            # collections need not traverse it (core.collector explains).
+            rows = tuple(audit_rows(result.modules))
+            freeze_survivors()
+            self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows))
         except GradexplorerError as exc:  # e.g. the device does not exist
             self.errored.emit(str(exc))
         except Exception:  # a bug of ours: report it, never crash the app

@@ -177,12 +177,15 @@ def test_huge_file_is_refused_before_reading(tmp_path):
 def _document(path):
     import zipfile
 
+    lists = ("nodes", "edges", "tensors", "explanations", "modules")
     with zipfile.ZipFile(path) as zf:
-        assert set(zf.namelist()) == {"session.json", "nodes.jsonl", "values.safetensors"}
+        assert set(zf.namelist()) == {"session.json", "values.safetensors", *(f"{key}.jsonl" for key in lists)}
         assert zf.getinfo("values.safetensors").compress_type == zipfile.ZIP_STORED
         doc = json.loads(zf.read("session.json"))
-        assert doc["capture"]["nodes"] == [] and doc["capture"]["nodes_member"] == "nodes.jsonl"
-        doc["capture"]["nodes"] = [json.loads(line) for line in zf.read("nodes.jsonl").decode().splitlines()]
+        assert doc["capture"]["members"] == {key: f"{key}.jsonl" for key in lists}
+        for key in lists:
+            assert doc["capture"][key] == []
+            doc["capture"][key] = [json.loads(line) for line in zf.read(f"{key}.jsonl").decode().splitlines()]
         return doc
 
 
@@ -230,12 +233,12 @@ def test_a_damaged_value_table_is_refused_clearly(tmp_path):
     good = tmp_path / "good.gxsession"
     save_session(session_from_capture(cap), good)
     with zipfile.ZipFile(good) as zf:
-        text, lines = zf.read("session.json"), zf.read("nodes.jsonl")
+        members = {name: zf.read(name) for name in zf.namelist() if name != "values.safetensors"}
     for name, table in (("garbage", b"\xff" * 40), ("empty", b"")):
         bad = tmp_path / f"{name}.gxsession"
         with zipfile.ZipFile(bad, "w") as zf:
-            zf.writestr("session.json", text)
-            zf.writestr("nodes.jsonl", lines)
+            for member, content in members.items():
+                zf.writestr(member, content)
             zf.writestr("values.safetensors", table)
         with pytest.raises(SnapshotError) as info:
             load_session(bad)
@@ -348,3 +351,29 @@ def test_fuzzed_sessions_never_crash_or_run_code():
     assert cases == 2000
     assert executed[start:] == [], "loading ran code"
     assert outcomes["refused"] > 100 and outcomes["ok"] > 10, outcomes
+
+
+def test_first_format_2_files_with_only_a_nodes_member_still_open(tmp_path):
+    """The first format-2 release kept only the nodes in a member of their own (``capture.nodes_member``)."""
+    import zipfile
+
+    cap = capture("w = torch.tensor([1.0, 2.0], requires_grad=True)\n(w * w).sum().backward()\n")
+    path = tmp_path / "new.gxsession"
+    save_session(session_from_capture(cap), path)
+    doc = _document(path)
+    nodes = doc["capture"].pop("nodes")
+    del doc["capture"]["members"]
+    doc["capture"]["nodes"], doc["capture"]["nodes_member"] = [], "nodes.jsonl"
+    old = tmp_path / "old.gxsession"
+    with zipfile.ZipFile(path) as new, zipfile.ZipFile(old, "w") as zf:
+        zf.writestr("session.json", json.dumps(doc))
+        zf.writestr("nodes.jsonl", "\n".join(json.dumps(node) for node in nodes))
+        zf.writestr("values.safetensors", new.read("values.safetensors"))
+    back = load_session(old).capture
+    assert back.tensor("w").grad.data.tolist() == [2.0, 4.0]
+    assert back.graph.number_of_nodes() == cap.graph.number_of_nodes()
+    assert back.graph.number_of_edges() == cap.graph.number_of_edges()
+    with zipfile.ZipFile(old, "a") as zf:  # a member the document does not name
+        zf.writestr("edges.jsonl", "")
+    with pytest.raises(SnapshotError, match="members do not match"):
+        load_session(old)
