@@ -801,7 +801,8 @@ class MainWindow(QMainWindow):
         if self.result is None:
             return
         zoom = self.graph_view.zoom_level()
-        display, layout = prepare_view(self.result.capture, frozenset(collapsed))
+        cap = self.result.capture
+        display, layout = self.jobs.run_and_wait("redisplay", lambda: prepare_view(cap, frozenset(collapsed)))
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
         cap = self.result.capture
         self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
@@ -814,8 +815,12 @@ class MainWindow(QMainWindow):
         cap = self.result.capture
         zoom = self.graph_view.zoom_level()
         old_display, old_layout = self.result.display, self.result.layout
-        display = expand_display(cap.graph, old_display, path)
-        layout = expanded_layout(cap.graph, old_display, old_layout, display, GROUP_PREFIX + path)
+
+        def expand():
+            display = expand_display(cap.graph, old_display, path)
+            return display, expanded_layout(cap.graph, old_display, old_layout, display, GROUP_PREFIX + path)
+
+        display, layout = self.jobs.run_and_wait("expand", expand)
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
         self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
@@ -861,7 +866,8 @@ class MainWindow(QMainWindow):
         """Select the nodes matching ``text`` and centre on the first; repeated calls step through them."""
         if self.result is None:
             return []
-        matches = search_nodes(self.result.capture.graph, text)
+        graph = self.result.capture.graph
+        matches = self.jobs.run_and_wait("find", lambda: search_nodes(graph, text))
         if not matches:
             self.status.setText(f"No node matches {text!r}")
             return []
@@ -881,7 +887,8 @@ class MainWindow(QMainWindow):
         selected = self.graph_view.selected_node()
         if selected and selected.startswith(GROUP_PREFIX):
             selected = None
-        nodes = filter_nodes(cap.graph, key, selected=selected, passes_ran=bool(cap.passes))
+        nodes = self.jobs.run_and_wait(
+            "filter", lambda: filter_nodes(cap.graph, key, selected=selected, passes_ran=bool(cap.passes)))
         if key == "all":
             self.graph_view.select_node(None)
         elif nodes:
@@ -899,7 +906,8 @@ class MainWindow(QMainWindow):
         """Select the first node with NaN/Inf in ``"forward"`` or ``"backward"``, and its source line."""
         if self.result is None:
             return None
-        forward, backward = first_nonfinite(self.result.capture.graph)
+        graph = self.result.capture.graph
+        forward, backward = self.jobs.run_and_wait("first-nonfinite", lambda: first_nonfinite(graph))
         node_id = forward if where == "forward" else backward
         if node_id is None:
             self.status.setText(f"No NaN or Inf in the {where} pass")

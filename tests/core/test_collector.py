@@ -50,3 +50,76 @@ def test_overlapping_pauses_enable_the_collector_only_at_the_end():
     assert not gc.isenabled()
     second.__exit__(None, None, None)
     assert gc.isenabled()
+
+
+# -- captures are freed by reference counting (freeze_survivors relies on it) --------------
+
+def _freed_without_collection(make):
+    """Call ``make()`` (returns an object and a weak reference to watch) with the cyclic GC off; drop it."""
+    import weakref
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        obj, watched = make()
+        ref = weakref.ref(watched)
+        del obj, watched
+        return ref() is None
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_dropped_capture_is_freed_without_a_collection():
+    """Views such as ``G.edges`` must not make the capture's graph a reference cycle."""
+    def make():
+        cap = capture("w = torch.ones(3, requires_grad=True)\nloss = (w * 2).sum()\nloss.backward()\n")
+        graph = cap.graph
+        list(graph.edges), dict(graph.degree), list(graph.in_edges), dict(graph.out_degree)
+        return cap, graph
+
+    assert _freed_without_collection(make)
+
+
+def test_the_programs_objects_are_freed_without_a_collection():
+    """A function the program defines refers to its globals: the namespace is emptied after the run."""
+    import sys
+    import types
+
+    probe = types.ModuleType("gx_probe")
+    sys.modules["gx_probe"] = probe
+    code = ("import gx_probe\nclass Box:\n    pass\nbox = Box()\ndef keep():\n    return box\n"
+            "gx_probe.box = box\nw = torch.ones(2, requires_grad=True)\n(w * 3).sum().backward()\n")
+    try:
+        def make():
+            cap = capture(code)
+            assert cap.ok, cap.error
+            box = probe.box
+            del probe.box
+            return cap, box
+
+        assert _freed_without_collection(make)
+    finally:
+        sys.modules.pop("gx_probe", None)
+
+
+def test_freeze_and_collect_frozen():
+    from gradexplorer.core.collector import collect_frozen, freeze_survivors, frozen_count
+    import weakref
+
+    class Node:
+        pass
+
+    a, b = Node(), Node()
+    a.other, b.other = b, a  # a cycle: only a collection frees it
+    ref = weakref.ref(a)
+    freeze_survivors()
+    try:
+        assert frozen_count() > 0
+        del a, b
+        gc.collect()
+        assert ref() is not None  # frozen: ordinary collections leave it alone
+        assert collect_frozen() >= 2
+        assert ref() is None
+    finally:
+        gc.unfreeze()

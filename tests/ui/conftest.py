@@ -1,5 +1,6 @@
 """pytest-qt fixtures: an isolated settings file and a main window that cleans up."""
 
+import gc
 import pytest
 from PySide6.QtCore import QSettings
 
@@ -74,6 +75,7 @@ def window(qtbot, settings, tmp_path):
     win.ask_unsaved_changes = lambda: "discard"
     win.close()
     win.deleteLater()
+    gc.unfreeze()  # the app froze its captures (core.collector); the next test starts as a fresh process would
     assert not leaked, f"the test left running: {', '.join(leaked)}"
 
 
