@@ -46,7 +46,7 @@ import networkx as nx
 import torch
 
 from .. import __version__
-from .collector import fewer_collections, paused_collection
+from .collector import fewer_collections, freeze_survivors, paused_collection
 from .devices import resolve_device
 from .explain import Explanation, explain_capture
 from .modules import ModuleAudit, audit_modules
@@ -362,6 +362,7 @@ def capture(
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
     on_output: Callable[[str, str], None] | None = None,
     exec_guard: Callable[[], Any] | None = None,
+    freeze_result: bool = False,
 ) -> Capture:
     """Run ``code`` and capture its autograd graph, values, gradients and output.
 
@@ -390,6 +391,11 @@ def capture(
         and nothing else (the GUI's worker arms its Stop there, so that a
         Stop can never land in gradexplorer's own code: the recorder's exit
         or the graph build).
+    freeze_result : bool, keyword-only
+        Freeze every object alive at the end (the capture included) out of
+        later cyclic collections (:func:`~gradexplorer.core.collector.freeze_survivors`),
+        for an app that keeps the capture on screen. Process-wide: off by
+        default for library use.
 
     Returns
     -------
@@ -478,30 +484,32 @@ def capture(
                               and any(lp.delivered is not None for lp in attrs["accumulation"].values())
                               for name in attrs["names"])
         modules = audit_modules(bindings, passes_ran=bool(passes), value_elements=value_elements, delivered=delivered)
-    built = time.perf_counter()
-    result = Capture(
-        code=code,
-        filename=filename,
-        device=str(torch_device),
-        graph=graph,
-        passes=passes,
-        tensors=tensors,
-        stdout=out.text(),
-        stderr=err.text(),
-        error=error,
-        executed=True,
-        dropped_ops=recorder.dropped_ops,
-        versions=versions(),
-        timings={"run": ran - started, "build": built - ran, **phases},
-        modules=modules,
-        value_elements=value_elements,
-    )
-    # Explanations read only the capture's plain data (as they will for a
-    # reopened session). Paused GC as for the build: a full collection here
-    # traverses the new capture and whatever the process holds.
-    with paused_collection():
+        built = time.perf_counter()
+        result = Capture(
+            code=code,
+            filename=filename,
+            device=str(torch_device),
+            graph=graph,
+            passes=passes,
+            tensors=tensors,
+            stdout=out.text(),
+            stderr=err.text(),
+            error=error,
+            executed=True,
+            dropped_ops=recorder.dropped_ops,
+            versions=versions(),
+            timings={"run": ran - started, "build": built - ran, **phases},
+            modules=modules,
+            value_elements=value_elements,
+        )
+        # Explanations read only the capture's plain data (as they will for a
+        # reopened session).
         result = replace(result, explanations=explain_capture(result))
-    _release_namespace(namespace)
+        _release_namespace(namespace)
+        if freeze_result:
+            # Inside the pause: the young objects go straight to the frozen
+            # set instead of into one long collection when the pause ends.
+            freeze_survivors()
     return result
 
 

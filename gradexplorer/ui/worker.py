@@ -162,18 +162,19 @@ class CaptureWorker(QObject):
         self.started.emit()
         started = time.perf_counter()
         try:
-            result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
-                             on_output=self._on_output, exec_guard=self._armed_for_stop)
-            try:
-                display, layout = prepare_view(result, should_stop=self._cancel.is_set)
-                note = ""
-            except LayoutCancelled:
-                display, layout = None, None
-                note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
             # The capture lives until the next run replaces it: later
             # collections need not traverse it (core.collector explains).
-            rows = tuple(audit_rows(result.modules))
-            freeze_survivors()
+            result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
+                             on_output=self._on_output, exec_guard=self._armed_for_stop, freeze_result=True)
+            with paused_collection():
+                try:
+                    display, layout = prepare_view(result, should_stop=self._cancel.is_set)
+                    note = ""
+                except LayoutCancelled:
+                    display, layout = None, None
+                    note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
+                rows = tuple(audit_rows(result.modules))
+                freeze_survivors()
             self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows))
         except GradexplorerError as exc:  # e.g. the device does not exist
             self.errored.emit(str(exc))
