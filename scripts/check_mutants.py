@@ -63,8 +63,8 @@ MUTANTS = (
            "        self.autosave_now()\n        filename = \"<editor>\"", "        filename = \"<editor>\"",
            ("tests/ui/test_sessions.py::test_autosave_before_a_run_and_the_capture_after_it",)),
     Mutant("Stop armed for the whole capture, build included", "gradexplorer/ui/worker.py",
-           "on_output=self._on_output, exec_guard=self._armed_for_stop)",
-           "on_output=self._on_output, exec_guard=_armed_late(self))",
+           "on_output=self._on_output, exec_guard=self._armed_for_stop, freeze_result=True)",
+           "on_output=self._on_output, exec_guard=_armed_late(self), freeze_result=True)",
            ("tests/ui/test_main_window.py::test_stop_during_the_graph_build_keeps_the_capture",)),
     Mutant("overlapping captures restore GC thresholds out of order", "gradexplorer/core/collector.py",
            "        if _threshold_users == 0:\n            _saved_thresholds = gc.get_threshold()",
@@ -76,8 +76,19 @@ MUTANTS = (
            also=(("gradexplorer/core/tensors.py", "        t = t.resolve_conj().resolve_neg()\n        alias = True\n",
                   "        pass\n"),)),
     Mutant("session values read without the table", "gradexplorer/core/session.py",
-           "        return read_session_text(text, nodes=nodes)", "        return read_session_text(text)",
+           "        return read_session_text(text, lists=lists)", "        return read_session_text(text)",
            ("tests/core/test_session.py::test_session_file_is_a_container_with_a_value_table",)),
+    Mutant("the capture graph caches views that refer back to it", "gradexplorer/core/graph.py",
+           "    edges = property(lambda self: nx.reportviews.OutEdgeView(self), doc=\"The edges (a fresh view).\")\n"
+           "    out_edges = edges\n", "    pass\n",
+           ("tests/core/test_collector.py::test_a_dropped_capture_is_freed_without_a_collection",)),
+    Mutant("a finished program's namespace is kept", "gradexplorer/core/capture.py",
+           "        _release_namespace(namespace)\n", "",
+           ("tests/core/test_collector.py::test_the_programs_objects_are_freed_without_a_collection",)),
+    Mutant("Find searches on the GUI thread", "gradexplorer/ui/main_window.py",
+           'matches = self.jobs.run_and_wait("find", lambda: search_nodes(graph, text))',
+           "matches = search_nodes(graph, text)",
+           ("tests/ui/test_responsive_panes.py::test_find_filter_and_redisplay_run_off_the_gui_thread",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

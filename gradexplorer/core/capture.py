@@ -521,9 +521,12 @@ def _release_namespace(namespace: dict[str, Any]) -> None:
     models alive until a full collection (which the app avoids, see
     :func:`gradexplorer.core.collector.freeze_survivors`). The capture holds
     what it needs already. A thread the program started and left running
-    still uses them: then they are kept.
+    still uses them: then they are kept. Dunder names stay: ``torch.compile``
+    installs ``__builtins_dict___N`` entries there and deletes them itself
+    when its compiled code is freed (a ``KeyError`` if they were gone).
     """
     if any(getattr(t, "_gradexplorer_followed", False) and t.is_alive() for t in threading.enumerate()):
         return
-    namespace.clear()
+    for name in [name for name in namespace if not name.startswith("__")]:
+        del namespace[name]
 
