@@ -14,6 +14,8 @@ nodes, driven through the real :class:`MainWindow` (offscreen):
 * ``autosave``: the timer's write of the editor text plus the capture that the
   run handed to a background job (measured until that job ends);
 * ``s``: the action's wall time (``open``: until the first picture is drawn);
+* ``find``, ``filter``, ``expand``: Find "linear", the requires-grad filter,
+  opening the first module box (their work runs in jobs);
 * file sizes of the same session in today's format (zip + safetensors) and in
   format 1 (one JSON document with inline values), measured in this run.
 
@@ -41,6 +43,7 @@ from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
 
 from bench_capture import transformer_code  # noqa: E402
 from bench_large_graphs import Heartbeat  # noqa: E402
+from gradexplorer.core.grouping import GROUP_PREFIX  # noqa: E402
 from gradexplorer.core.session import session_to_dict, write_atomic  # noqa: E402
 from gradexplorer.ui.app import create_application  # noqa: E402
 
@@ -48,7 +51,7 @@ TARGET_STALL_S = 0.100
 TARGET_SAVE_S = 2.0
 TARGET_OPEN_S = 1.0
 TARGET_SIZE_RATIO = 0.2
-ACTIONS = ("run", "autosave", "save", "open", "export")
+ACTIONS = ("run", "autosave", "save", "open", "export", "find", "filter", "expand")
 
 
 def _wait_for_run(window) -> None:
@@ -99,6 +102,10 @@ def measure_once(window, size: int, folder: Path) -> dict:
     timed("open", lambda: window.open_path(path, prompt=False))
     export_path = folder / "bench.dot"
     timed("export", lambda: window.export("dot", export_path))
+    timed("find", lambda: window.find("linear"))
+    timed("filter", lambda: window.apply_filter("requires_grad"))
+    box = next((d for d in window.result.display.nodes if d.startswith(GROUP_PREFIX)), None)
+    timed("expand", lambda: box is not None and window.expand_group(box[len(GROUP_PREFIX):]))
     old = folder / "format1.gxsession"
     write_atomic(old, json.dumps(session_to_dict(window.current_session()), allow_nan=False))
     out["old_size"] = old.stat().st_size

@@ -89,6 +89,9 @@ MUTANTS = (
            'matches = self.jobs.run_and_wait("find", lambda: search_nodes(graph, text))',
            "matches = search_nodes(graph, text)",
            ("tests/ui/test_responsive_panes.py::test_find_filter_and_redisplay_run_off_the_gui_thread",)),
+    Mutant("the inspector's value table measures every cell", "gradexplorer/ui/inspector.py",
+           "setSectionResizeMode(QHeaderView.ResizeMode.Fixed)", "setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)",
+           ("tests/ui/test_responsive_panes.py::test_inspecting_a_big_value_asks_only_for_the_cells_on_screen",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -611,14 +611,14 @@ class MainWindow(QMainWindow):
             if not self.ask_restore(orphan.saved_at, orphan.preview):
                 orphan.discard()
                 continue
-            try:
-                session = orphan.session()
+            try:  # a job: the autosaved capture may be a big one
+                session, prepared = self.jobs.run_and_wait("recover", lambda o=orphan: _prepare_session(o.session()))
             except SnapshotError as exc:
                 self.console.append_message(f"The autosaved capture could not be read ({exc}); restoring the text.",
                                             error=True)
-                session = None
+                session = prepared = None
             if session is not None and session.code == orphan.code:
-                self._show_session(session)
+                self._show_session(session, prepared)
             else:  # the text is newer than the last capture (or there was none)
                 self.editor.setPlainText(orphan.code or (session.code if session is not None else ""))
                 self._clear_views()
@@ -961,10 +961,16 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
 
-def _read_and_prepare(path: Path):
-    """In a job: read a session file and lay out its graph (plain data in, plain data out)."""
-    session = load_session(path)
+def _prepare_session(session: Session | None) -> tuple[Session | None, CaptureResult | None]:
+    """In a job: lay out a loaded session's graph and make its module rows (plain data in, plain data out)."""
+    if session is None:
+        return None, None
     display, layout = prepare_view(session.capture)
     rows = tuple(audit_rows(session.capture.modules))
     freeze_survivors()  # kept until replaced: out of later collections (core.collector)
     return session, CaptureResult(session.capture, layout, 0.0, display, module_rows=rows)
+
+
+def _read_and_prepare(path: Path) -> tuple[Session, CaptureResult]:
+    """In a job: read a session file and prepare it for showing."""
+    return _prepare_session(load_session(path))

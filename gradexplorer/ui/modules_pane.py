@@ -39,6 +39,10 @@ class AuditModel(QAbstractItemModel):
             siblings.append(i)
         self.endResetModel()
 
+    def index_of_row(self, i: int) -> QModelIndex:
+        """The index of ``rows[i]`` (column 0)."""
+        return self.createIndex(self._position[i], 0, i)
+
     def index(self, row, column, parent=QModelIndex()):
         siblings = self._children.get(parent.internalId() if parent.isValid() else -1, ())
         if not 0 <= row < len(siblings) or not 0 <= column < len(_HEADERS):
@@ -49,7 +53,7 @@ class AuditModel(QAbstractItemModel):
         if not index.isValid():
             return QModelIndex()
         parent = self.rows[index.internalId()].parent
-        return QModelIndex() if parent == -1 else self.createIndex(self._position[parent], 0, parent)
+        return QModelIndex() if parent == -1 else self.index_of_row(parent)
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
         if parent.isValid() and parent.column() != 0:
@@ -102,7 +106,7 @@ class ModulesPane(QTreeView):
         self.expandToDepth(0)
         rows = self.audit.rows
         opened: set[int] = set()
-        for i, row in enumerate(rows):
+        for row in rows:
             if row.tone is None:
                 continue
             parent = row.parent
@@ -110,7 +114,7 @@ class ModulesPane(QTreeView):
                 opened.add(parent)
                 parent = rows[parent].parent
         for i in sorted(opened):
-            self.setExpanded(self.audit.createIndex(self.audit._position[i], 0, i), True)
+            self.setExpanded(self.audit.index_of_row(i), True)
         for column in range(self.audit.columnCount()):
             self.resizeColumnToContents(column)
 

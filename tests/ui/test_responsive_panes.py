@@ -57,7 +57,7 @@ def test_modules_pane_opens_the_rows_that_carry_warnings(qtbot, window):
     pane = window.modules_pane
     model = pane.model()
     warning = next(i for i, row in enumerate(model.rows) if row.texts[0] == "⚠ plain_tensor_attribute")
-    index = model.createIndex(model._position[warning], 0, warning)
+    index = model.index_of_row(warning)
     assert pane.visualRect(index).isValid()  # every row above it is open: it is on screen
     assert model.data(index, Qt.ItemDataRole.ForegroundRole).color().name() == "#b3261e"
 
@@ -90,3 +90,41 @@ def test_idle_collector_collects_frozen_cycles_only_when_idle(qtbot):
     finally:
         collector.close()
         gc.unfreeze()
+
+
+def test_value_table_shows_the_tensor_and_fits_its_widest_value(qtbot, window):
+    import torch
+
+    from .test_main_window import click_node
+
+    window.editor.setPlainText("w = (torch.arange(40.0).reshape(5, 8) * 1234.5).requires_grad_()\n"
+                               "(w * w).sum().backward()\n")
+    run_and_wait(qtbot, window)
+    click_node(qtbot, window, "w")
+    view = window.inspector.value
+    model, expected = view.model, torch.arange(40.0).reshape(5, 8) * 1234.5  # what PyTorch holds
+    assert (model.rowCount(), model.columnCount()) == (5, 8)
+    import pytest
+
+    for row, column in ((0, 0), (3, 6), (4, 7)):  # shown with 4 significant digits
+        assert float(model.data(model.index(row, column))) == pytest.approx(expected[row, column].item(), rel=1e-3)
+    widest = max(view.table.fontMetrics().horizontalAdvance(model.data(model.index(r, c)))
+                 for r in range(5) for c in range(8))
+    assert view.table.columnWidth(7) >= widest  # the last column's numbers are not cut
+
+
+def test_inspecting_a_big_value_asks_only_for_the_cells_on_screen(qtbot, window, monkeypatch):
+    """A 40 x 250 value (10,000 numbers, the capture's cap) once made Qt ask for 330,000 cells: 2.5 s frozen."""
+    from gradexplorer.ui.inspector import TensorTableModel
+
+    from .test_main_window import click_node
+
+    window.editor.setPlainText("w = torch.randn(40, 250, requires_grad=True)\n(w * w).sum().backward()\n")
+    run_and_wait(qtbot, window)
+    calls = []
+    original = TensorTableModel.data
+    monkeypatch.setattr(TensorTableModel, "data", lambda self, *args: calls.append(1) or original(self, *args))
+    click_node(qtbot, window, "w")
+    qtbot.wait(50)  # the paint that follows the click
+    assert window.inspector.value.model.rowCount() == 40
+    assert 0 < len(calls) < 5_000, len(calls)
