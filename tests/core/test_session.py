@@ -177,6 +177,8 @@ def test_huge_file_is_refused_before_reading(tmp_path):
 def _document(path):
     import zipfile
 
+    from gradexplorer.core.session import _nested_modules
+
     lists = ("nodes", "edges", "tensors", "explanations", "modules")
     with zipfile.ZipFile(path) as zf:
         assert set(zf.namelist()) == {"session.json", "values.safetensors", *(f"{key}.jsonl" for key in lists)}
@@ -186,6 +188,8 @@ def _document(path):
         for key in lists:
             assert doc["capture"][key] == []
             doc["capture"][key] = [json.loads(line) for line in zf.read(f"{key}.jsonl").decode().splitlines()]
+        # One module per line, each naming its parent's line: nest them as the document has them.
+        doc["capture"]["modules"] = _nested_modules(doc["capture"]["modules"], "modules.jsonl")
         return doc
 
 
@@ -377,3 +381,29 @@ def test_first_format_2_files_with_only_a_nodes_member_still_open(tmp_path):
         zf.writestr("edges.jsonl", "")
     with pytest.raises(SnapshotError, match="members do not match"):
         load_session(old)
+
+
+def test_module_tree_is_one_module_per_line_and_round_trips(tmp_path):
+    import zipfile
+
+    cap = capture("model = nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.ReLU(), nn.Linear(3, 1)))\n"
+                  "model(torch.ones(4, 2)).sum().backward()\n")
+    path = tmp_path / "m.gxsession"
+    save_session(session_from_capture(cap), path)
+    with zipfile.ZipFile(path) as zf:
+        lines = [json.loads(line) for line in zf.read("modules.jsonl").decode().splitlines()]
+        members = {name: zf.read(name) for name in zf.namelist()}
+    assert [(line["path"], line["parent"]) for line in lines] == [
+        ("model", -1), ("model.0", 0), ("model.1", 0), ("model.1.0", 2), ("model.1.1", 2)]
+
+    def tree(audit):
+        return (audit.path, audit.type_name, [e.path for e in audit.entries], [tree(c) for c in audit.children])
+
+    assert [tree(a) for a in load_session(path).capture.modules] == [tree(a) for a in cap.modules]
+    lines[3]["parent"] = 4  # a parent that comes later
+    bad = tmp_path / "bad.gxsession"
+    with zipfile.ZipFile(bad, "w") as zf:
+        for name, content in members.items():
+            zf.writestr(name, "\n".join(json.dumps(line) for line in lines) if name == "modules.jsonl" else content)
+    with pytest.raises(SnapshotError, match="line 4 of modules.jsonl names no earlier parent"):
+        load_session(bad)
