@@ -1,13 +1,12 @@
-"""The main window: composes the panes and owns the run controller.
+"""The main window: composes the panes, the run controller and the job runner.
 
 Layout: the editor above the console on the left, the graph in the middle,
 the inspector docked on the right, tensors and modules tabbed at the bottom.
 
-The controller keeps the ``QThread`` and its :class:`CaptureWorker` as
-attributes until the thread has finished (dropping them earlier is the
-classic "QThread: Destroyed while thread is still running" crash). The worker
-talks to the window only through queued signals carrying plain data; widgets
-are touched only here, on the GUI thread.
+Runs go through :class:`~gradexplorer.ui.run_controller.RunController`
+(the worker thread's life, Stop, output) and long work on files and big
+graphs through :class:`~gradexplorer.ui.jobs.JobRunner`; both hand plain
+data back on the GUI thread, where only this window touches widgets.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QElapsedTimer, QStandardPaths, QThread, QTimer, Qt, Signal
+from PySide6.QtCore import QStandardPaths, QTimer, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import (
     QApplication,
@@ -55,7 +54,8 @@ from .settings import Settings
 from .tensors_pane import TensorsPane
 from .idle_collector import IdleCollector
 from .jobs import JobRunner
-from .worker import CaptureJob, CaptureResult, CaptureWorker, expanded_layout, prepare_view
+from .run_controller import RunController
+from .worker import CaptureJob, CaptureResult, expanded_layout, prepare_view
 
 __all__ = ["MainWindow"]
 
@@ -91,10 +91,7 @@ class MainWindow(QMainWindow):
         self.session_path: Path | None = None
         self.result: CaptureResult | None = None
         self.last_gui_seconds = 0.0
-        self._thread: QThread | None = None
-        self._worker: CaptureWorker | None = None
         self._script_path: Path | None = None
-        self._stop_requested = False
 
         self.editor = CodeEditor()
         self.console = Console()
@@ -133,14 +130,13 @@ class MainWindow(QMainWindow):
         self.status = QLabel("Idle")
         self.status.setAccessibleName("Run status")
         self.statusBar().addWidget(self.status, 1)
-        self._elapsed = QElapsedTimer()
-        self._tick = QTimer(self)
-        self._tick.setInterval(100)
-        self._tick.timeout.connect(self._on_tick_timeout)
-        # The program's prints are drained from the worker on this GUI timer.
-        self._output_timer = QTimer(self)
-        self._output_timer.setInterval(40)
-        self._output_timer.timeout.connect(self._drain_output)
+        #: The capture runs: worker thread, Stop, ticks and the program's output.
+        self.runs = RunController(self)
+        self.runs.ticked.connect(self._on_runs_ticked)
+        self.runs.output.connect(self.console.append_output)
+        self.runs.returned.connect(self._on_runs_returned)
+        self.runs.errored.connect(self._on_runs_errored)
+        self.runs.finished.connect(self._on_runs_finished)
 
         self.graph_view.node_selected.connect(self._on_graph_view_node_selected)
         self.graph_view.group_activated.connect(self.expand_group)
@@ -636,45 +632,26 @@ class MainWindow(QMainWindow):
     # -- running ---------------------------------------------------------------------------
     @property
     def is_running(self) -> bool:
-        return self._thread is not None
+        return self.runs.is_running
 
     def start_run(self, *, device: str | None = None) -> bool:
         """Run the editor's code in the worker thread; False if a run is already going."""
-        if self._thread is not None:
+        if self.runs.is_running:
             return False
         self.autosave_now()
         filename = "<editor>"
         job = CaptureJob(self.editor.toPlainText(), device or self.device, filename)
         self.console.reset(filename)
         self.editor.set_error_line(None)
-        self._stop_requested = False
-        thread = QThread(self)
-        worker = CaptureWorker(job)
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
-        worker.returned.connect(self._on_worker_returned)
-        worker.errored.connect(self._on_worker_errored)
-        # Direct: the thread must be able to end while the GUI thread waits on it
-        # (closing during a run); QThread.quit is thread-safe.
-        worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        thread.finished.connect(self._on_thread_finished)
-        self._thread, self._worker = thread, worker
         self._set_running(True)
-        self._elapsed.start()
-        self._tick.start()
-        self._output_timer.start()
-        self._on_tick_timeout()
-        thread.start()
-        return True
+        return self.runs.start(job)
 
     def stop_run(self) -> None:
         """Interrupt the running code (pure-Python loops stop at once)."""
-        if self._worker is None:
-            return
-        self._stop_requested = True
-        if self._worker.request_stop():
+        interrupted = self.runs.stop()
+        if interrupted is True:
             self.status.setText("Stopping… (a running torch operation finishes first)")
-        else:
+        elif interrupted is False:
             self.status.setText("Stopping… (cancelling the graph drawing)")
 
     def _set_running(self, running: bool) -> None:
@@ -682,18 +659,11 @@ class MainWindow(QMainWindow):
         self.stop_action.setEnabled(running)
         self.device_combo.setEnabled(not running)
 
-    def _on_tick_timeout(self) -> None:
-        if self._thread is not None and not self._stop_requested:
-            self.status.setText(f"Running… {self._elapsed.elapsed() / 1000:.1f} s")
+    def _on_runs_ticked(self, seconds: float) -> None:
+        self.status.setText(f"Running… {seconds:.1f} s")
 
     def _on_run_action_triggered(self) -> None:
         self.start_run()
-
-    def _drain_output(self) -> None:
-        """Show what the program printed since the last tick (GUI thread, on the tick timer)."""
-        if self._worker is not None:
-            for stream, text in self._worker.drain_output():
-                self.console.append_output(stream, text)
 
     def _show_result(self, result: CaptureResult) -> None:
         # The scene build makes thousands of items: a full GC pass in the middle
@@ -719,9 +689,7 @@ class MainWindow(QMainWindow):
         if cap.error is not None:
             self.console.append_message(cap.error.traceback, error=True)
 
-    def _on_worker_returned(self, result: CaptureResult) -> None:
-        self._tick.stop()  # a queued tick must not overwrite the result's status
-        self._drain_output()  # the program's output comes before its traceback
+    def _on_runs_returned(self, result: CaptureResult) -> None:
         self._show_result(result)
         self._autosave_capture()
         # A run of unchanged code adds nothing that cannot be made again by
@@ -740,22 +708,13 @@ class MainWindow(QMainWindow):
                 where = f" at line {cap.error.line}" if cap.error.line is not None else ""
                 self.status.setText(f"Error{where}: {cap.error.exc_type}")
 
-    def _on_worker_errored(self, message: str) -> None:
-        self._tick.stop()
-        self._drain_output()
+    def _on_runs_errored(self, message: str) -> None:
         self.console.append_message(message, error=True)
         self.status.setText("Stopped" if message == "Stopped." else f"Error: {message.splitlines()[0]}")
 
-    def _on_thread_finished(self) -> None:
+    def _on_runs_finished(self) -> None:
         if self._closing:
             QTimer.singleShot(0, self.close)  # the close that was waiting for this run
-        self._tick.stop()
-        self._drain_output()
-        self._output_timer.stop()
-        thread, self._thread = self._thread, None
-        self._worker = None
-        if thread is not None:
-            thread.deleteLater()
         self._set_running(False)
         self.idle_collector.activity()
         self.run_finished.emit(self.result)
@@ -923,15 +882,15 @@ class MainWindow(QMainWindow):
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
         if self._closing:
-            if self._thread is not None:  # still waiting for the op: keep waiting, hidden
+            if self.runs.is_running:  # still waiting for the op: keep waiting, hidden
                 event.ignore()
                 return
         elif not self.maybe_save():
             event.ignore()
             return
-        if self._thread is not None:
+        if self.runs.is_running:
             self.stop_run()
-            if not self._thread.wait(500):
+            if not self.runs.wait(500):
                 # A long native op cannot be interrupted: destroying the
                 # window now would destroy a running QThread and abort the
                 # process. Hide, say why, and close when the run has ended.
@@ -949,10 +908,9 @@ class MainWindow(QMainWindow):
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop a running capture, wait for its thread, drop the autosave, save the window layout."""
-        if self._thread is not None:
+        if self.runs.is_running:
             self.stop_run()
-            self._thread.quit()
-            self._thread.wait(timeout_ms)
+            self.runs.wait(timeout_ms)
         self._autosave_timer.stop()
         self.idle_collector.close()
         self._discard_autosave()  # a clean exit: nothing to recover

@@ -70,7 +70,7 @@ def window(qtbot, settings, tmp_path):
         qtbot.waitUntil(lambda: not win.jobs.busy, timeout=10_000)
     except qtbot.TimeoutError:
         leaked.append("a background job that does not end (QThread)")
-    if win._tick.isActive() or win._output_timer.isActive():
+    if win.runs.timers_active:
         leaked.append("a run's QTimer")
     win.ask_unsaved_changes = lambda: "discard"
     win.close()

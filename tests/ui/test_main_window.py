@@ -174,7 +174,7 @@ def test_stop_during_the_graph_build_keeps_the_capture(qtbot, window):
     window.editor.setPlainText("x = torch.ones(3, requires_grad=True)\ny = x\nfor i in range(20000):\n"
                                "    y = y * 1.0\ny.sum().backward()\n")
     window.run_action.trigger()
-    worker = window._worker
+    worker = window.runs._worker
     with qtbot.waitSignal(window.run_finished, timeout=60_000):
         qtbot.waitSignal(worker.user_code_finished, timeout=30_000).wait()
         window.stop_run()  # lands during the build (or the drawing): never in our code

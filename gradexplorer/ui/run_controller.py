@@ -1,0 +1,134 @@
+"""One capture run at a time: the worker thread's life, Stop, elapsed-time ticks and the program's output.
+
+The window only says what to run and shows what comes back. This object
+keeps the ``QThread`` and its :class:`~gradexplorer.ui.worker.CaptureWorker`
+until the thread has finished (dropping them earlier is the classic
+"QThread: Destroyed while thread is still running" crash) and re-emits the
+worker's queued signals on the GUI thread, in this order: ``output`` (what
+the program printed, drained on a timer), ``returned`` or ``errored``, then
+``finished`` (always last).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QElapsedTimer, QObject, Qt, QThread, QTimer, Signal
+
+from .worker import CaptureJob, CaptureResult, CaptureWorker
+
+__all__ = ["RunController"]
+
+
+class RunController(QObject):
+    """Starts, stops and reports capture runs (GUI thread).
+
+    Signals
+    -------
+    ticked(float)
+        Seconds since the run started, every 100 ms (not after Stop).
+    output(str, str)
+        ``(stream, text)`` the program printed since the last drain.
+    returned(object)
+        The :class:`CaptureResult`.
+    errored(str)
+        A message (the run could not start, or gradexplorer failed).
+    finished()
+        The worker thread has ended; always last.
+    """
+
+    ticked = Signal(float)
+    output = Signal(str, str)
+    returned = Signal(object)
+    errored = Signal(str)
+    finished = Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._thread: QThread | None = None
+        self._worker: CaptureWorker | None = None
+        self.stop_requested = False
+        self._elapsed = QElapsedTimer()
+        self._tick = QTimer(self)
+        self._tick.setInterval(100)
+        self._tick.timeout.connect(self._on_tick_timeout)
+        # The program's prints are drained from the worker on this GUI timer.
+        self._output_timer = QTimer(self)
+        self._output_timer.setInterval(40)
+        self._output_timer.timeout.connect(self.drain_output)
+
+    @property
+    def is_running(self) -> bool:
+        return self._thread is not None
+
+    @property
+    def timers_active(self) -> bool:
+        """True while a run's tick or output timer runs (tests check that none is left behind)."""
+        return self._tick.isActive() or self._output_timer.isActive()
+
+    def start(self, job: CaptureJob) -> bool:
+        """Run ``job`` in a new worker thread; False if a run is already going."""
+        if self._thread is not None:
+            return False
+        self.stop_requested = False
+        thread = QThread()
+        thread.setObjectName("gradexplorer-capture")
+        worker = CaptureWorker(job)
+        worker.moveToThread(thread)
+        thread.started.connect(worker.run)
+        worker.returned.connect(self._on_worker_returned)
+        worker.errored.connect(self._on_worker_errored)
+        # Direct: the thread must be able to end while the GUI thread waits on it
+        # (closing during a run); QThread.quit is thread-safe.
+        worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+        thread.finished.connect(self._on_thread_finished)
+        self._thread, self._worker = thread, worker
+        self._elapsed.start()
+        self._tick.start()
+        self._output_timer.start()
+        self._on_tick_timeout()
+        thread.start()
+        return True
+
+    def stop(self) -> bool | None:
+        """Ask the run to stop: True if the user's code is interrupted, False if only the drawing
+        is cancelled (the code had finished), None when nothing runs."""
+        if self._worker is None:
+            return None
+        self.stop_requested = True
+        return self._worker.request_stop()
+
+    def wait(self, milliseconds: int) -> bool:
+        """Block until the worker thread ends (at most ``milliseconds``); True when none runs any more."""
+        if self._thread is None:
+            return True
+        self._thread.quit()  # only ends the thread's event loop once the worker has returned
+        return self._thread.wait(milliseconds)
+
+    def drain_output(self) -> None:
+        """Emit what the program printed since the last drain (GUI thread)."""
+        if self._worker is not None:
+            for stream, text in self._worker.drain_output():
+                self.output.emit(stream, text)
+
+    def _on_tick_timeout(self) -> None:
+        if self._thread is not None and not self.stop_requested:
+            self.ticked.emit(self._elapsed.elapsed() / 1000)
+
+    def _on_worker_returned(self, result: CaptureResult) -> None:
+        self._tick.stop()  # a queued tick must not overwrite the result's status
+        self.drain_output()  # the program's output comes before its traceback
+        self.returned.emit(result)
+
+    def _on_worker_errored(self, message: str) -> None:
+        self._tick.stop()
+        self.drain_output()
+        self.errored.emit(message)
+
+    def _on_thread_finished(self) -> None:
+        self._tick.stop()
+        self.drain_output()
+        self._output_timer.stop()
+        thread, self._thread = self._thread, None
+        self._worker = None
+        if thread is not None:
+            thread.deleteLater()
+        self.finished.emit()
