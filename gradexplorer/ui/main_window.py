@@ -17,11 +17,8 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths, QTimer, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
-    QLineEdit,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -29,32 +26,32 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QTabWidget,
-    QWidget,
 )
 
 from ..core import export
-from ..core.capture import Capture, versions
-from ..core.graph import CaptureGraph
-from ..core.modules import audit_rows
-from ..core.collector import freeze_survivors, paused_collection
-from ..core.devices import list_devices, resolve_device
-from ..core.errors import DeviceUnavailableError, SnapshotError
-from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_to_show, parent_box
-from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.autosave import AutosaveSlot, find_orphans
-from ..core.session import SESSION_SUFFIX, Session, not_a_regular_file, ViewState, load_session, save_session, write_atomic
+from ..core.capture import Capture, versions
+from ..core.collector import freeze_survivors, paused_collection
+from ..core.devices import resolve_device
+from ..core.errors import DeviceUnavailableError, SnapshotError
+from ..core.graph import CaptureGraph
+from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_to_show, parent_box
+from ..core.modules import audit_rows
+from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
+from ..core.session import SESSION_SUFFIX, Session, ViewState, load_session, not_a_regular_file, save_session, write_atomic
 from ..core.verify import verify_node
-from ..resources import example_paths, read_example
+from ..resources import read_example
 from .console import Console
 from .editor import CodeEditor
 from .graph_view import GraphView
+from .idle_collector import IdleCollector
 from .inspector import Inspector
+from .jobs import JobRunner
 from .modules_pane import ModulesPane
+from .run_controller import RunController
 from .settings import Settings
 from .tensors_pane import TensorsPane
-from .idle_collector import IdleCollector
-from .jobs import JobRunner
-from .run_controller import RunController
+from .window_menus import setup_menus
 from .worker import CaptureJob, CaptureResult, expanded_layout, prepare_view
 
 __all__ = ["MainWindow"]
@@ -125,8 +122,12 @@ class MainWindow(QMainWindow):
         self.resizeDocks([inspector_dock], [420], Qt.Orientation.Horizontal)
         self.resizeDocks([bottom_dock], [190], Qt.Orientation.Vertical)
 
-        self._build_actions()
-        self._build_menus_and_toolbar()
+        setup_menus(self)
+        self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
+        self.device_combo.currentIndexChanged.connect(self._on_device_combo_changed)
+        self.search_box.returnPressed.connect(self._on_search_box_return_pressed)
+        self.filter_combo.activated.connect(self._on_filter_combo_activated)
+        self.colour_combo.activated.connect(self._on_colour_combo_activated)
         self.status = QLabel("Idle")
         self.status.setAccessibleName("Run status")
         self.statusBar().addWidget(self.status, 1)
@@ -167,142 +168,6 @@ class MainWindow(QMainWindow):
             self.restoreState(self.settings.window_state)
         self.select_device(self.settings.last_device)
         self._set_running(False)
-
-    # -- construction ----------------------------------------------------------------
-    def _build_actions(self) -> None:
-        self.run_action = QAction("Run", self)
-        self.run_action.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
-        self.run_action.setToolTip("Run the code and capture its autograd graph (Ctrl+Enter)")
-        self.run_action.triggered.connect(self._on_run_action_triggered)
-        self.stop_action = QAction("Stop", self)
-        self.stop_action.setShortcut(QKeySequence("Ctrl+."))
-        self.stop_action.setToolTip("Stop the running code (Ctrl+.)")
-        self.stop_action.triggered.connect(self.stop_run)
-        self.new_action = QAction("New", self)
-        self.new_action.setShortcut(QKeySequence.StandardKey.New)
-        self.new_action.triggered.connect(self.new_session)
-        self.open_action = QAction("Open…", self)
-        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
-        self.open_action.setToolTip("Open a session (.gxsession) or a Python script")
-        self.open_action.triggered.connect(self._on_open_action_triggered)
-        self.save_action = QAction("Save", self)
-        self.save_action.setShortcut(QKeySequence.StandardKey.Save)
-        self.save_action.triggered.connect(self.save)
-        self.save_as_action = QAction("Save As…", self)
-        self.save_as_action.setShortcut(QKeySequence.StandardKey.SaveAs)
-        self.save_as_action.triggered.connect(self.save_as)
-        self.export_actions: dict[str, QAction] = {}
-        for key, text in (("script", "Script (.py)…"), ("dot", "Graph as DOT…"), ("graphml", "Graph as GraphML…"),
-                          ("json", "Graph as node-link JSON…"), ("png", "View as PNG…"), ("svg", "View as SVG…")):
-            action = QAction(text, self)
-            action.triggered.connect(lambda _checked=False, k=key: self._on_export_triggered(k))
-            self.export_actions[key] = action
-        self.quit_action = QAction("Quit", self)
-        self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        self.quit_action.triggered.connect(self.close)
-        self.zoom_in_action = QAction("Zoom In", self)
-        self.zoom_in_action.setShortcut(QKeySequence.StandardKey.ZoomIn)
-        self.zoom_in_action.triggered.connect(lambda: self.graph_view.zoom_by(1.25))
-        self.zoom_out_action = QAction("Zoom Out", self)
-        self.zoom_out_action.setShortcut(QKeySequence.StandardKey.ZoomOut)
-        self.zoom_out_action.triggered.connect(lambda: self.graph_view.zoom_by(0.8))
-        self.nan_forward_action = QAction("First NaN (forward)", self)
-        self.nan_forward_action.setToolTip("Select the first op, in execution order, whose value has NaN/Inf")
-        self.nan_forward_action.triggered.connect(lambda: self.jump_to_first_nonfinite("forward"))
-        self.nan_backward_action = QAction("First NaN (backward)", self)
-        self.nan_backward_action.setToolTip("Select the first node, in backward order, with a NaN/Inf gradient")
-        self.nan_backward_action.triggered.connect(lambda: self.jump_to_first_nonfinite("backward"))
-        self.collapse_action = QAction("Collapse Module", self)
-        self.collapse_action.setShortcut(QKeySequence("Ctrl+K"))
-        self.collapse_action.setToolTip("Fold the selected node's module into one box (Ctrl+K)")
-        self.collapse_action.triggered.connect(self._on_collapse_action_triggered)
-        self.expand_action = QAction("Expand Module", self)
-        self.expand_action.setShortcut(QKeySequence("Ctrl+E"))
-        self.expand_action.setToolTip("Open the selected module box one level (or double-click it)")
-        self.expand_action.triggered.connect(self._on_expand_action_triggered)
-        self.fit_action = QAction("Fit Graph", self)
-        self.fit_action.setShortcut(QKeySequence("Ctrl+0"))
-        self.fit_action.triggered.connect(self.graph_view.fit)
-
-    def _build_menus_and_toolbar(self) -> None:
-        menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
-        file_menu.addAction(self.new_action)
-        file_menu.addAction(self.open_action)
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
-        file_menu.addAction(self.save_action)
-        file_menu.addAction(self.save_as_action)
-        export_menu = file_menu.addMenu("&Export")
-        for action in self.export_actions.values():
-            export_menu.addAction(action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        self.examples_menu = menu.addMenu("&Examples")
-        self.example_actions: dict[str, QAction] = {}
-        for path in example_paths():
-            action = self.examples_menu.addAction(path.stem.replace("_", " "))
-            action.setData(str(path))
-            action.triggered.connect(lambda _checked=False, p=path: self.load_example(p))
-            self.example_actions[path.stem] = action
-        run_menu = menu.addMenu("&Run")
-        run_menu.addAction(self.run_action)
-        run_menu.addAction(self.stop_action)
-        view_menu = menu.addMenu("&View")
-        for action in (self.zoom_in_action, self.zoom_out_action, self.fit_action):
-            view_menu.addAction(action)
-
-        toolbar = self.addToolBar("Run")
-        toolbar.setObjectName("run_toolbar")
-        toolbar.addAction(self.run_action)
-        toolbar.addAction(self.stop_action)
-        toolbar.addSeparator()
-        device_label = QLabel(" Device: ")
-        toolbar.addWidget(device_label)
-        self.device_combo = QComboBox()
-        self.device_combo.setAccessibleName("Device")
-        self.device_combo.setToolTip("Where the code runs; unavailable devices say why")
-        model = QStandardItemModel(self.device_combo)
-        self.device_combo.setModel(model)
-        for info in list_devices():
-            self.device_combo.addItem(info.label, info.name)
-            item = model.item(self.device_combo.count() - 1)
-            if not info.available:
-                item.setEnabled(False)
-                item.setToolTip(info.reason)
-                item.setText(f"{info.label} (unavailable)")
-        device_label.setBuddy(self.device_combo)
-        self.device_combo.currentIndexChanged.connect(self._on_device_combo_changed)
-        toolbar.addWidget(self.device_combo)
-        toolbar.addSeparator()
-        for action in (self.zoom_in_action, self.zoom_out_action, self.fit_action):
-            toolbar.addAction(action)
-        spacer = QWidget()
-        toolbar.addWidget(spacer)
-
-        find = self.addToolBar("Find")
-        find.setObjectName("find_toolbar")
-        self.search_box = QLineEdit()
-        self.search_box.setPlaceholderText("Find: name, op, module, shape (Enter)")
-        self.search_box.setAccessibleName("Find nodes")
-        self.search_box.setClearButtonEnabled(True)
-        self.search_box.setMaximumWidth(320)
-        self.search_box.returnPressed.connect(self._on_search_box_return_pressed)
-        find.addWidget(self.search_box)
-        self.filter_combo = QComboBox()
-        self.filter_combo.setAccessibleName("Filter")
-        for key, text in FILTERS.items():
-            self.filter_combo.addItem(text, key)
-        self.filter_combo.activated.connect(self._on_filter_combo_activated)
-        find.addWidget(self.filter_combo)
-        self.colour_combo = QComboBox()
-        self.colour_combo.setAccessibleName("Colour nodes by")
-        self.colour_combo.addItem("Colour: kind", "kind")
-        self.colour_combo.addItem("Colour: gradient norm (log)", "grad_norm")
-        self.colour_combo.activated.connect(self._on_colour_combo_activated)
-        find.addWidget(self.colour_combo)
-        for action in (self.nan_forward_action, self.nan_backward_action, self.collapse_action, self.expand_action):
-            find.addAction(action)
 
     # -- device ------------------------------------------------------------------------
     @property
@@ -527,7 +392,8 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, "Export", "", filters[kind])
         return path
 
-    def _on_open_action_triggered(self) -> None:
+    def open_with_dialog(self) -> None:
+        """Ask for a session or script and open it."""
         path = self.ask_open_path()
         if path:
             self.open_path(Path(path))
@@ -557,7 +423,8 @@ class MainWindow(QMainWindow):
         self.status.setText(f"Exported {path.name}")
         return True
 
-    def _on_export_triggered(self, kind: str) -> None:
+    def export_with_dialog(self, kind: str) -> None:
+        """Ask where to export ``kind`` and write it."""
         path = self.ask_export_path(kind)
         if path:
             self.export(kind, Path(path))
@@ -661,9 +528,6 @@ class MainWindow(QMainWindow):
 
     def _on_runs_ticked(self, seconds: float) -> None:
         self.status.setText(f"Running… {seconds:.1f} s")
-
-    def _on_run_action_triggered(self) -> None:
-        self.start_run()
 
     def _show_result(self, result: CaptureResult) -> None:
         # The scene build makes thousands of items: a full GC pass in the middle
@@ -798,7 +662,8 @@ class MainWindow(QMainWindow):
         self.graph_view.select_node(GROUP_PREFIX + path)
         self.status.setText(f"Collapsed {path}")
 
-    def _on_collapse_action_triggered(self) -> None:
+    def collapse_selected(self) -> None:
+        """Fold the selected node's module (on a box: its parent module) into one box."""
         selected = self.graph_view.selected_node()
         if self.result is None or not selected:
             return
@@ -813,7 +678,8 @@ class MainWindow(QMainWindow):
         else:
             self.status.setText("This node was not made inside an nn.Module")
 
-    def _on_expand_action_triggered(self) -> None:
+    def expand_selected(self) -> None:
+        """Open the selected module box one level."""
         selected = self.graph_view.selected_node()
         if selected and selected.startswith(GROUP_PREFIX):
             self.expand_group(selected[len(GROUP_PREFIX):])

@@ -1,0 +1,171 @@
+"""The window's actions, menus and toolbars, from one table (Qt Designer's ``setupUi`` pattern, by hand).
+
+:func:`setup_menus` creates every ``QAction`` of :data:`ACTIONS` as an
+attribute of the window (``window.run_action``, ...) connected to what the
+row names, then fills the menu bar and the two toolbars. The window keeps
+the behaviour; this module only says where each command lives and how it
+is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QWidget
+
+from ..core.devices import list_devices
+from ..core.query import FILTERS
+from ..resources import example_paths
+
+__all__ = ["ACTIONS", "ActionSpec", "EXPORTS", "setup_menus"]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One command: the window attribute it becomes, its text, keys, tooltip, and what it calls."""
+
+    attribute: str
+    text: str
+    keys: tuple = ()
+    tip: str = ""
+    #: Called with the window when the action is triggered.
+    call: Callable = lambda window: None
+
+
+ACTIONS = (
+    ActionSpec("run_action", "Run", ("Ctrl+Return", "Ctrl+Enter"),
+               "Run the code and capture its autograd graph (Ctrl+Enter)", lambda w: w.start_run()),
+    ActionSpec("stop_action", "Stop", ("Ctrl+.",), "Stop the running code (Ctrl+.)", lambda w: w.stop_run()),
+    ActionSpec("new_action", "New", (QKeySequence.StandardKey.New,), "", lambda w: w.new_session()),
+    ActionSpec("open_action", "Open…", (QKeySequence.StandardKey.Open,),
+               "Open a session (.gxsession) or a Python script", lambda w: w.open_with_dialog()),
+    ActionSpec("save_action", "Save", (QKeySequence.StandardKey.Save,), "", lambda w: w.save()),
+    ActionSpec("save_as_action", "Save As…", (QKeySequence.StandardKey.SaveAs,), "", lambda w: w.save_as()),
+    ActionSpec("quit_action", "Quit", (QKeySequence.StandardKey.Quit,), "", lambda w: w.close()),
+    ActionSpec("zoom_in_action", "Zoom In", (QKeySequence.StandardKey.ZoomIn,), "",
+               lambda w: w.graph_view.zoom_by(1.25)),
+    ActionSpec("zoom_out_action", "Zoom Out", (QKeySequence.StandardKey.ZoomOut,), "",
+               lambda w: w.graph_view.zoom_by(0.8)),
+    ActionSpec("fit_action", "Fit Graph", ("Ctrl+0",), "", lambda w: w.graph_view.fit()),
+    ActionSpec("nan_forward_action", "First NaN (forward)", (),
+               "Select the first op, in execution order, whose value has NaN/Inf",
+               lambda w: w.jump_to_first_nonfinite("forward")),
+    ActionSpec("nan_backward_action", "First NaN (backward)", (),
+               "Select the first node, in backward order, with a NaN/Inf gradient",
+               lambda w: w.jump_to_first_nonfinite("backward")),
+    ActionSpec("collapse_action", "Collapse Module", ("Ctrl+K",),
+               "Fold the selected node's module into one box (Ctrl+K)", lambda w: w.collapse_selected()),
+    ActionSpec("expand_action", "Expand Module", ("Ctrl+E",),
+               "Open the selected module box one level (or double-click it)", lambda w: w.expand_selected()),
+)
+
+#: File > Export entries: the kind :meth:`MainWindow.export` takes, and the menu text.
+EXPORTS = (("script", "Script (.py)…"), ("dot", "Graph as DOT…"), ("graphml", "Graph as GraphML…"),
+           ("json", "Graph as node-link JSON…"), ("png", "View as PNG…"), ("svg", "View as SVG…"))
+
+
+def _make_actions(window) -> None:
+    for spec in ACTIONS:
+        action = QAction(spec.text, window)
+        if spec.keys:
+            action.setShortcuts([QKeySequence(key) for key in spec.keys])
+        if spec.tip:
+            action.setToolTip(spec.tip)
+        action.triggered.connect(lambda _checked=False, call=spec.call: call(window))
+        setattr(window, spec.attribute, action)
+    window.export_actions = {}
+    for kind, text in EXPORTS:
+        action = QAction(text, window)
+        action.triggered.connect(lambda _checked=False, k=kind: window.export_with_dialog(k))
+        window.export_actions[kind] = action
+
+
+def setup_menus(window) -> None:
+    """Give ``window`` its actions, menus, the Run toolbar (with the device picker) and the Find toolbar.
+
+    Widgets made here become window attributes: ``device_combo``,
+    ``search_box``, ``filter_combo``, ``colour_combo``, ``recent_menu``,
+    ``examples_menu`` and ``example_actions``; the window connects their signals.
+    """
+    _make_actions(window)
+    menu = window.menuBar()
+    file_menu = menu.addMenu("&File")
+    file_menu.addAction(window.new_action)
+    file_menu.addAction(window.open_action)
+    window.recent_menu = file_menu.addMenu("Open &Recent")
+    file_menu.addAction(window.save_action)
+    file_menu.addAction(window.save_as_action)
+    export_menu = file_menu.addMenu("&Export")
+    for action in window.export_actions.values():
+        export_menu.addAction(action)
+    file_menu.addSeparator()
+    file_menu.addAction(window.quit_action)
+    window.examples_menu = menu.addMenu("&Examples")
+    window.example_actions = {}
+    for path in example_paths():
+        action = window.examples_menu.addAction(path.stem.replace("_", " "))
+        action.setData(str(path))
+        action.triggered.connect(lambda _checked=False, p=path: window.load_example(p))
+        window.example_actions[path.stem] = action
+    run_menu = menu.addMenu("&Run")
+    run_menu.addAction(window.run_action)
+    run_menu.addAction(window.stop_action)
+    view_menu = menu.addMenu("&View")
+    for action in (window.zoom_in_action, window.zoom_out_action, window.fit_action):
+        view_menu.addAction(action)
+
+    toolbar = window.addToolBar("Run")
+    toolbar.setObjectName("run_toolbar")
+    toolbar.addAction(window.run_action)
+    toolbar.addAction(window.stop_action)
+    toolbar.addSeparator()
+    device_label = QLabel(" Device: ")
+    toolbar.addWidget(device_label)
+    window.device_combo = _device_combo()
+    device_label.setBuddy(window.device_combo)
+    toolbar.addWidget(window.device_combo)
+    toolbar.addSeparator()
+    for action in (window.zoom_in_action, window.zoom_out_action, window.fit_action):
+        toolbar.addAction(action)
+    toolbar.addWidget(QWidget())
+
+    find = window.addToolBar("Find")
+    find.setObjectName("find_toolbar")
+    window.search_box = QLineEdit()
+    window.search_box.setPlaceholderText("Find: name, op, module, shape (Enter)")
+    window.search_box.setAccessibleName("Find nodes")
+    window.search_box.setClearButtonEnabled(True)
+    window.search_box.setMaximumWidth(320)
+    find.addWidget(window.search_box)
+    window.filter_combo = QComboBox()
+    window.filter_combo.setAccessibleName("Filter")
+    for key, text in FILTERS.items():
+        window.filter_combo.addItem(text, key)
+    find.addWidget(window.filter_combo)
+    window.colour_combo = QComboBox()
+    window.colour_combo.setAccessibleName("Colour nodes by")
+    window.colour_combo.addItem("Colour: kind", "kind")
+    window.colour_combo.addItem("Colour: gradient norm (log)", "grad_norm")
+    find.addWidget(window.colour_combo)
+    for action in (window.nan_forward_action, window.nan_backward_action, window.collapse_action,
+                   window.expand_action):
+        find.addAction(action)
+
+
+def _device_combo() -> QComboBox:
+    """The device picker: every device torch knows of; unavailable ones greyed out, saying why."""
+    combo = QComboBox()
+    combo.setAccessibleName("Device")
+    combo.setToolTip("Where the code runs; unavailable devices say why")
+    model = QStandardItemModel(combo)
+    combo.setModel(model)
+    for info in list_devices():
+        combo.addItem(info.label, info.name)
+        item = model.item(combo.count() - 1)
+        if not info.available:
+            item.setEnabled(False)
+            item.setToolTip(info.reason)
+            item.setText(f"{info.label} (unavailable)")
+    return combo
