@@ -10,6 +10,7 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
 from .. import __version__
+from ..core.collector import freeze_after_pauses
 from ..resources import resource_root
 
 __all__ = ["create_application", "main"]
@@ -26,6 +27,7 @@ def create_application(argv: list[str] | None = None) -> QApplication:
         # instead of rounding them (crisp at 150 %).
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication([sys.argv[0], *(argv or [])])
+    freeze_after_pauses()  # core.collector: no long collection when a paused job ends
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APPLICATION)
     QCoreApplication.setApplicationVersion(__version__)

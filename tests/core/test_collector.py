@@ -123,3 +123,22 @@ def test_freeze_and_collect_frozen():
         assert ref() is None
     finally:
         gc.unfreeze()
+
+
+def test_objects_made_during_a_pause_are_frozen_not_collected_at_its_end_when_asked():
+    from gradexplorer.core.collector import RUN_THRESHOLD, freeze_after_pauses
+
+    freeze_after_pauses(True)
+    try:
+        before = gc.get_freeze_count()
+        with paused_collection():
+            kept = [[i] for i in range(RUN_THRESHOLD + 10_000)]  # tracked objects piling up in gen 0
+        assert gc.get_freeze_count() >= before + RUN_THRESHOLD  # frozen at the end of the pause...
+        assert gc.get_count()[0] < 1000  # ...so no collection over them is pending
+        with paused_collection():
+            few = [[i] for i in range(100)]
+        assert gc.get_count()[0] >= 100  # a small pile is left to the collector
+        del kept, few
+    finally:
+        freeze_after_pauses(False)
+        gc.unfreeze()
