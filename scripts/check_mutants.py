@@ -86,7 +86,7 @@ MUTANTS = (
            "        _release_namespace(namespace)\n", "",
            ("tests/core/test_collector.py::test_the_programs_objects_are_freed_without_a_collection",)),
     Mutant("Find searches on the GUI thread", "gradexplorer/ui/main_window.py",
-           'matches = self.jobs.run_and_wait("find", lambda: search_nodes(graph, text))',
+           'matches = self._view_job("find", lambda: search_nodes(graph, text))',
            "matches = search_nodes(graph, text)",
            ("tests/ui/test_responsive_panes.py::test_find_filter_and_redisplay_run_off_the_gui_thread",)),
     Mutant("the inspector's value table measures every cell", "gradexplorer/ui/inspector.py",

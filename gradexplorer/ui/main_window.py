@@ -152,6 +152,7 @@ class MainWindow(QMainWindow):
         self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
         self._update_title()
         self._closing = False  # closed during a run: waiting, hidden, for the run to end
+        self._view_job_running = False  # see _view_job
         #: Every long job (save, open, export, autosave) runs here, off the GUI thread.
         self.jobs = JobRunner(self)
         self._autosave = AutosaveSlot(self.data_dir)
@@ -619,13 +620,36 @@ class MainWindow(QMainWindow):
         self.show_nodes([node_id])
 
     # -- big graphs: modules, search, filters, health ---------------------------------------
+    def _view_job(self, name: str, fn):
+        """Compute something about the capture on screen in a job, while the window keeps painting.
+
+        Returns None (with a word in the status bar) when another such job
+        is still running (a second Find pressed meanwhile: the local event
+        loop of :meth:`JobRunner.run_and_wait` would otherwise start it
+        inside the first), or when the capture on screen changed while it
+        ran (a run finished): its answer would be about another capture.
+        """
+        if self._view_job_running:
+            self.status.setText("Still working on the previous request…")
+            return None
+        shown = self.result
+        self._view_job_running = True
+        try:
+            value = self.jobs.run_and_wait(name, fn)
+        finally:
+            self._view_job_running = False
+        return value if self.result is shown else None
+
     def redisplay(self, collapsed: frozenset[str]) -> None:
         """Draw the capture again with another set of collapsed modules, keeping the zoom."""
         if self.result is None:
             return
         zoom = self.graph_view.zoom_level()
         cap = self.result.capture
-        display, layout = self.jobs.run_and_wait("redisplay", lambda: prepare_view(cap, frozenset(collapsed)))
+        prepared = self._view_job("redisplay", lambda: prepare_view(cap, frozenset(collapsed)))
+        if prepared is None:
+            return
+        display, layout = prepared
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
         cap = self.result.capture
         self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
@@ -643,7 +667,10 @@ class MainWindow(QMainWindow):
             display = expand_display(cap.graph, old_display, path)
             return display, expanded_layout(cap.graph, old_display, old_layout, display, GROUP_PREFIX + path)
 
-        display, layout = self.jobs.run_and_wait("expand", expand)
+        prepared = self._view_job("expand", expand)
+        if prepared is None:
+            return
+        display, layout = prepared
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
         self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
@@ -692,7 +719,9 @@ class MainWindow(QMainWindow):
         if self.result is None:
             return []
         graph = self.result.capture.graph
-        matches = self.jobs.run_and_wait("find", lambda: search_nodes(graph, text))
+        matches = self._view_job("find", lambda: search_nodes(graph, text))
+        if matches is None:
+            return []
         if not matches:
             self.status.setText(f"No node matches {text!r}")
             return []
@@ -712,8 +741,10 @@ class MainWindow(QMainWindow):
         selected = self.graph_view.selected_node()
         if selected and selected.startswith(GROUP_PREFIX):
             selected = None
-        nodes = self.jobs.run_and_wait(
+        nodes = self._view_job(
             "filter", lambda: filter_nodes(cap.graph, key, selected=selected, passes_ran=bool(cap.passes)))
+        if nodes is None:
+            return []
         if key == "all":
             self.graph_view.select_node(None)
         elif nodes:
@@ -732,7 +763,10 @@ class MainWindow(QMainWindow):
         if self.result is None:
             return None
         graph = self.result.capture.graph
-        forward, backward = self.jobs.run_and_wait("first-nonfinite", lambda: first_nonfinite(graph))
+        found = self._view_job("first-nonfinite", lambda: first_nonfinite(graph))
+        if found is None:
+            return None
+        forward, backward = found
         node_id = forward if where == "forward" else backward
         if node_id is None:
             self.status.setText(f"No NaN or Inf in the {where} pass")

@@ -128,3 +128,41 @@ def test_inspecting_a_big_value_asks_only_for_the_cells_on_screen(qtbot, window,
     qtbot.wait(50)  # the paint that follows the click
     assert window.inspector.value.model.rowCount() == 40
     assert 0 < len(calls) < 5_000, len(calls)
+
+
+def test_a_second_request_while_one_runs_is_refused_and_a_stale_answer_is_dropped(qtbot, window, monkeypatch):
+    import dataclasses
+
+    from PySide6.QtCore import QTimer
+
+    window.editor.setPlainText(MODEL)
+    run_and_wait(qtbot, window)
+    gate = threading.Event()
+    original = main_window_module.search_nodes
+
+    def slow(graph, text):
+        gate.wait(10)
+        return original(graph, text)
+
+    monkeypatch.setattr(main_window_module, "search_nodes", slow)
+    seen = {}
+
+    def meanwhile():
+        seen["second"] = window.find("relu")  # the first Find is still waiting for its job
+        seen["status"] = window.status.text()
+        gate.set()
+
+    QTimer.singleShot(50, meanwhile)
+    assert window.find("relu")  # the first one completes
+    assert seen == {"second": [], "status": "Still working on the previous request…"}
+
+    gate.clear()
+
+    def new_capture_arrives():
+        window.result = dataclasses.replace(window.result)  # as when a run finishes meanwhile
+        gate.set()
+
+    QTimer.singleShot(50, new_capture_arrives)
+    window.graph_view.select_node(None)
+    assert window.find("relu") == []  # its answer was about the capture that left the screen
+    assert window.graph_view.selected_node() is None
