@@ -405,7 +405,6 @@ class _Reader:
             return tuple(items)
         return tuple(self.num(v, path) for v in items)
 
-
     def strs(self, value, path: str) -> tuple[str, ...]:
         return tuple(self.str_(v, f"{path}[{i}]") for i, v in enumerate(self.list_(value, path)))
 
@@ -897,7 +896,11 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
 
 
 def _read_lines(zf: zipfile.ZipFile, key: str, name: str) -> list:
-    """The JSON texts of a lines member, read and decoded a line at a time (never one 100 MB buffer)."""
+    """The JSON texts of a lines member, inflated a few MB at a time and decoded line by line.
+
+    Never the whole member in one buffer (140 MB at 50,000 nodes: splitting or
+    freeing it is one long C call that holds the GIL).
+    """
     member = _line_member(key)
     items = []
     number = 0
