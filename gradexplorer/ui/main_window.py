@@ -39,7 +39,6 @@ from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_t
 from ..core.modules import audit_rows
 from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.session import SESSION_SUFFIX, Session, ViewState, load_session, not_a_regular_file, save_session, write_atomic
-from ..core.teardown import take_apart
 from ..core.verify import verify_node
 from ..resources import read_example
 from .console import Console
@@ -241,7 +240,6 @@ class MainWindow(QMainWindow):
         """Forget the previous program's picture: graph, inspector, panes, console, Find and filter."""
         self.console.reset("<editor>")
         self.editor.set_error_line(None)
-        leaving = [self.result.capture] if self.result is not None else []
         self.result = None
         self.graph_view.clear_graph()
         self.inspector.show_node(None, None)
@@ -250,7 +248,6 @@ class MainWindow(QMainWindow):
         self.modules_pane.show_audits(())
         self.search_box.clear()
         self.filter_combo.setCurrentIndex(0)
-        self._retire(leaving)
 
     def open_path(self, path: Path, *, prompt: bool = True) -> bool:
         """Open a session (shown at once, nothing runs) or a script; False with a message on failure."""
@@ -542,8 +539,6 @@ class MainWindow(QMainWindow):
     def _show_result_now(self, result: CaptureResult) -> None:
         started = time.perf_counter()
         cap = result.capture
-        # In a list, never a local of ours: see _retire.
-        leaving = [self.result.capture] if self.result is not None and self.result.capture is not cap else []
         self.result = result
         if result.layout is None:  # drawing was stopped
             self.graph_view.clear_graph()
@@ -558,17 +553,6 @@ class MainWindow(QMainWindow):
         self.editor.set_error_line(cap.error.line if cap.error is not None else None)
         if cap.error is not None:
             self.console.append_message(cap.error.traceback, error=True)
-        self._retire(leaving)
-
-    def _retire(self, leaving: list) -> None:
-        """Free the capture that just left the screen in a job, node by node (core.teardown).
-
-        Dropping the last reference here would free a 50,000-node capture in
-        one 0.36 s cascade on the GUI thread. It comes in a list so that no
-        frame of ours keeps a reference while the job decides.
-        """
-        if leaving:
-            self.jobs.start("release", lambda: take_apart(leaving), on_errored=lambda message, exc: None)
 
     def _on_runs_returned(self, result: CaptureResult) -> None:
         self._show_result(result)

@@ -167,18 +167,3 @@ def test_a_second_request_while_one_runs_is_refused_and_a_stale_answer_is_droppe
     assert window.find("relu") == []  # its answer was about the capture that left the screen
     assert window.graph_view.selected_node() is None
 
-
-def test_a_capture_that_leaves_the_screen_is_taken_apart_in_a_job(qtbot, window, monkeypatch):
-    outcomes = []
-    original = main_window_module.take_apart
-
-    def spy(holder):
-        outcomes.append((threading.current_thread() is threading.main_thread(), original(holder)))
-        return outcomes[-1][1]
-
-    monkeypatch.setattr(main_window_module, "take_apart", spy)
-    window.editor.setPlainText(MODEL)
-    for _ in range(2):  # not waitSignal: its blocker would keep the result (and the capture) alive
-        window.run_action.trigger()
-        qtbot.waitUntil(lambda: not window.is_running and not window.jobs.busy, timeout=60_000)
-    assert outcomes == [(False, True)]  # the first capture, off the GUI thread, nothing else holding it
