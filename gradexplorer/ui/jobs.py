@@ -42,15 +42,11 @@ class Job(QObject):
 
     @Slot()
     def run(self) -> None:
-        # The function's closure (a Session, a capture) is not kept after the
-        # run: a finished job's wrapper lives on until Qt deletes it.
-        fn, self._fn = self._fn, None
         try:
             # Jobs allocate many small objects; a full collection meanwhile
             # is one long C call holding the GIL: a frozen GUI thread.
             with paused_collection():
-                result = fn()
-                del fn
+                result = self._fn()
         except Exception as exc:  # noqa: BLE001 - reported to the GUI, never raised in a Qt slot
             self.errored.emit(f"{type(exc).__name__}: {exc}", exc)
         except BaseException:  # noqa: BLE001 - e.g. SystemExit from library code: still report

@@ -142,4 +142,3 @@ def test_objects_made_during_a_pause_are_frozen_not_collected_at_its_end_when_as
     finally:
         freeze_after_pauses(False)
         gc.unfreeze()
-

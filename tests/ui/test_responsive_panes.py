@@ -166,4 +166,3 @@ def test_a_second_request_while_one_runs_is_refused_and_a_stale_answer_is_droppe
     window.graph_view.select_node(None)
     assert window.find("relu") == []  # its answer was about the capture that left the screen
     assert window.graph_view.selected_node() is None
-
