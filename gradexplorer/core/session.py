@@ -69,9 +69,10 @@ import os
 import stat
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import networkx as nx
 import safetensors.torch
@@ -108,6 +109,7 @@ __all__ = [
     "session_to_bytes",
     "session_to_dict",
     "write_atomic",
+    "write_session_container",
 ]
 
 FORMAT = "gradexplorer.session"
@@ -283,14 +285,27 @@ def _deflated(name: str) -> zipfile.ZipInfo:
 
 
 def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES) -> bytes:
-    """The session as a format-2 container: the document, its long lists as JSON lines, the value table.
+    """The session as a format-2 container in memory (:func:`write_session_container` into a buffer)."""
+    buffer = io.BytesIO()
+    with paused_collection():
+        write_session_container(session, buffer, file_values=file_values)
+    return buffer.getvalue()
+
+
+def write_session_container(session: Session, fh: BinaryIO, *, file_values: int = DEFAULT_FILE_VALUES) -> None:
+    """Write the session as a format-2 container (the document, its long lists as JSON lines, the value table).
 
     Each item of the capture's long lists (:data:`_LINE_KEYS`: graph nodes,
     edges, tensors, explanations, modules one per module) is one JSON text on
     its own line, so that neither writing nor reading holds the GIL for one
     long C call (a single ``json.dumps``/``loads`` of a 40 MB document froze
     the GUI thread for a second while a job saved or opened it; the tensors
-    list alone of a 10,000-node capture took 45 ms).
+    list alone of a 10,000-node capture took 45 ms). For the same reason
+    every member goes to ``fh`` in pieces of about a megabyte: copying the
+    30 MB value table of a 50,000-node capture into an in-memory zip at once
+    held the GIL 0.15-0.2 s, while a write to a file lets go of it.
+
+    ``fh`` is a seekable binary file opened for writing.
     """
     sink = TensorSink(file_values)
     doc = session_to_dict(session, file_values=file_values, sink=sink)
@@ -301,36 +316,52 @@ def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES
     for key in lists:
         captured[key] = []
     captured["members"] = {key: _line_member(key) for key in lists}
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as zf:
-        zf.writestr(_deflated(_DOCUMENT), json.dumps(doc, ensure_ascii=False, allow_nan=False).encode("utf-8"))
+    with zipfile.ZipFile(fh, "w") as zf:
+        _write_pieces(zf, _deflated(_DOCUMENT), json.dumps(doc, ensure_ascii=False, allow_nan=False).encode("utf-8"))
         for key, items in lists.items():
             _write_lines(zf, _deflated(_line_member(key)), items)
         values = zipfile.ZipInfo(_VALUES, date_time=(1980, 1, 1, 0, 0, 0))  # stored: read without inflating
-        zf.writestr(values, safetensors.torch.save(sink.tensors), compress_type=zipfile.ZIP_STORED)
-    return buffer.getvalue()
+        values.compress_type = zipfile.ZIP_STORED
+        _write_pieces(zf, values, safetensors.torch.save(sink.tensors))
+
+
+def _write_pieces(zf: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes) -> None:
+    """One member from ``data``, handed to the zip a piece (:data:`_CHUNK_BYTES`) at a time."""
+    view = memoryview(data)
+    with zf.open(info, "w") as dest:
+        for start in range(0, len(view), _CHUNK_BYTES):
+            dest.write(view[start:start + _CHUNK_BYTES])
 
 
 def save_session(session: Session, path: str | os.PathLike, *, file_values: int = DEFAULT_FILE_VALUES) -> None:
     """Write ``session`` to ``path`` atomically (temp file, fsync, rename). Any thread: it only reads plain data.
 
-    The cyclic GC is paused meanwhile: encoding makes hundreds of thousands
-    of small objects, and a full collection over them (and over the capture)
-    is one long C call that holds the GIL, a frozen GUI thread for half a
-    second even though the work runs in a job.
+    The container is written straight into the temporary file, a piece at a
+    time (:func:`write_session_container`). The cyclic GC is paused
+    meanwhile: encoding makes hundreds of thousands of small objects, and a
+    full collection over them (and over the capture) is one long C call that
+    holds the GIL, a frozen GUI thread for half a second even though the
+    work runs in a job.
     """
     with paused_collection():
-        data = session_to_bytes(session, file_values=file_values)
-    write_atomic(Path(path), data)
+        write_atomic(Path(path), lambda fh: write_session_container(session, fh, file_values=file_values))
 
 
-def write_atomic(target: Path, content: str | bytes) -> None:
-    """Serialised text or bytes -> temp file in the same folder -> fsync -> ``os.replace``."""
+def write_atomic(target: Path, content: str | bytes | Callable[[BinaryIO], None]) -> None:
+    """Serialised text or bytes -> temp file in the same folder -> fsync -> ``os.replace``.
+
+    ``content`` may also be a function that writes into the open temporary
+    file (a binary file object), so that a big file is never built in memory
+    first.
+    """
     folder = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(content.encode("utf-8") if isinstance(content, str) else content)
+            if callable(content):
+                content(fh)
+            else:
+                fh.write(content.encode("utf-8") if isinstance(content, str) else content)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)

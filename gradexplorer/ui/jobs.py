@@ -42,11 +42,17 @@ class Job(QObject):
 
     @Slot()
     def run(self) -> None:
+        # The function's closure (a Session, a capture) is not kept after the
+        # run: a finished job's wrapper lives until Qt deletes it, and a
+        # capture that left the screen is freed in steps only once nothing
+        # else holds it (ui.capture_retirer).
+        fn, self._fn = self._fn, None
         try:
             # Jobs allocate many small objects; a full collection meanwhile
             # is one long C call holding the GIL: a frozen GUI thread.
             with paused_collection():
-                result = self._fn()
+                result = fn()
+                del fn
         except Exception as exc:  # noqa: BLE001 - reported to the GUI, never raised in a Qt slot
             self.errored.emit(f"{type(exc).__name__}: {exc}", exc)
         except BaseException:  # noqa: BLE001 - e.g. SystemExit from library code: still report
@@ -80,11 +86,16 @@ class _Relay(QObject):
 
     @Slot()
     def finished(self) -> None:
-        self._callbacks[2]()
+        # Last signal: the callbacks' closures (which may hold a session) go now.
+        callbacks, self._callbacks = self._callbacks, (None, None, None)
+        callbacks[2]()
 
 
 class JobRunner(QObject):
     """Starts jobs and keeps them alive until they finish."""
+
+    #: True when the first job starts, False when the last one has finished.
+    busy_changed = Signal(bool)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -118,6 +129,8 @@ class JobRunner(QObject):
         job.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         self._live[job] = (thread, relay)
         thread.start()
+        if len(self._live) == 1:
+            self.busy_changed.emit(True)
         return job
 
     def _forget(self, job: Job) -> None:
@@ -127,6 +140,8 @@ class JobRunner(QObject):
             thread.wait()
             thread.deleteLater()
         job.deleteLater()
+        if thread is not None and not self._live:
+            self.busy_changed.emit(False)
 
     def run_and_wait(self, name: str, fn: Callable[[], Any]) -> Any:
         """Run ``fn`` in a job while the GUI keeps handling events; return its result or raise its exception."""

@@ -166,3 +166,57 @@ def test_a_second_request_while_one_runs_is_refused_and_a_stale_answer_is_droppe
     window.graph_view.select_node(None)
     assert window.find("relu") == []  # its answer was about the capture that left the screen
     assert window.graph_view.selected_node() is None
+
+
+def test_a_capture_that_leaves_the_screen_is_freed_in_steps_by_the_retirer(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    first = run_and_wait(qtbot, window).capture
+    graph, nodes = weakref.ref(first.graph), first.graph.number_of_nodes()
+    del first
+    window.jobs.wait_all()  # the run's autosave job held the capture too
+    run_and_wait(qtbot, window)
+    qtbot.waitUntil(lambda: window.retirer.freed == 1, timeout=10_000)
+    assert graph() is None and window.retirer.pending == 0
+    assert nodes > 0
+
+
+def test_the_retirer_leaves_a_capture_whole_while_something_else_holds_it(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    kept = run_and_wait(qtbot, window).capture  # e.g. a job still saving it
+    nodes = kept.graph.number_of_nodes()
+    run_and_wait(qtbot, window)
+    qtbot.wait(600)  # a few of the retirer's looks
+    assert window.retirer.pending == 1 and window.retirer.freed == 0
+    assert kept.graph.number_of_nodes() == nodes  # nothing taken from under the holder
+    graph = weakref.ref(kept.graph)
+    del kept
+    qtbot.waitUntil(lambda: window.retirer.freed == 1, timeout=10_000)
+    assert graph() is None
+
+
+def test_a_finished_job_keeps_nothing_its_function_referred_to(qtbot, window):
+    class Payload:
+        pass
+
+    payload = Payload()
+    alive = weakref.ref(payload)
+    assert window.jobs.run_and_wait("probe", lambda p=payload: id(p)) == id(payload)
+    del payload
+    assert alive() is None  # freed by reference counting: no collection needed
+
+
+def test_input_is_watched_only_while_no_run_or_job_is_busy(qtbot, window):
+    """The idle collector's app-wide filter costs a GIL hand-over per event while another thread is busy."""
+    import time
+
+    assert window.idle_collector.watching_input
+    window.jobs.start("probe", lambda: time.sleep(0.3))
+    assert not window.idle_collector.watching_input
+    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=5000)
+    assert window.idle_collector.watching_input
+    window.editor.setPlainText("import time\ntime.sleep(0.3)\n")
+    with qtbot.waitSignal(window.run_finished, timeout=20_000):
+        window.run_action.trigger()
+        assert window.is_running and not window.idle_collector.watching_input
+    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=20_000)  # the run's autosave job
+    assert window.idle_collector.watching_input

@@ -1,0 +1,84 @@
+"""Free the captures that left the screen in short steps between GUI events.
+
+When a new run's result or an opened session replaces the capture on screen,
+the old one is handed to a :class:`CaptureRetirer` instead of being dropped:
+dropping a 50,000-node capture froze the window for 0.2-0.4 s (one cascade
+of deallocations with the GIL held, see :mod:`gradexplorer.core.teardown`),
+and doing it in a job did not help, since the GUI thread waits for the GIL
+all the same. Here a timer runs :meth:`CaptureTeardown.step
+<gradexplorer.core.teardown.CaptureTeardown.step>` for a few milliseconds at a
+time on the GUI thread, so input and paints go between the steps.
+
+A capture that something else still holds (a save job writing it, say) is
+looked at again every :data:`WAIT_MS` until it is the retirer's alone.
+"""
+
+from __future__ import annotations
+
+import collections
+
+from PySide6.QtCore import QObject, QTimer
+
+from ..core.teardown import CaptureTeardown
+
+__all__ = ["STEP_SECONDS", "WAIT_MS", "CaptureRetirer"]
+
+#: Time budget of one step on the GUI thread.
+STEP_SECONDS = 0.004
+#: Wait before looking again at a capture that is still held elsewhere.
+WAIT_MS = 250
+#: Give up waiting after this many looks (then plain reference counting frees
+#: it whenever the other holder lets go): about two minutes.
+MAX_WAITS = 480
+
+
+class CaptureRetirer(QObject):
+    """Takes captures that left the screen apart, a step per timer tick, on the GUI thread."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._queue: collections.deque[list] = collections.deque()  # [teardown, looks]
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._on_timer_timeout)
+        #: Captures freed so far (for tests and the curious).
+        self.freed = 0
+
+    @property
+    def pending(self) -> int:
+        """Captures handed over and not yet freed."""
+        return len(self._queue)
+
+    def retire(self, holder: list) -> None:
+        """Take over the capture in ``holder`` (a one-item list, emptied) and free it in steps.
+
+        The list lets the caller hand over its reference without keeping one.
+        """
+        self._queue.append([CaptureTeardown(holder.pop()), 0])
+        if not self._timer.isActive():
+            self._timer.start(0)
+
+    def _on_timer_timeout(self) -> None:
+        if not self._queue:
+            return
+        entry = self._queue[0]
+        teardown = entry[0]
+        if teardown.step(STEP_SECONDS):
+            self._queue.popleft()
+            self.freed += 1
+        elif not teardown.started:
+            entry[1] += 1
+            if entry[1] >= MAX_WAITS:
+                self._queue.popleft()  # still shared: reference counting frees it later
+            else:
+                self._queue.rotate(-1)  # others may be ready meanwhile
+            if self._queue:
+                self._timer.start(WAIT_MS if all(not e[0].started for e in self._queue) else 0)
+            return
+        if self._queue:
+            self._timer.start(0)
+
+    def finish_now(self) -> None:
+        """Free everything at once (the window is closing: nothing is on screen to stall)."""
+        self._timer.stop()
+        self._queue.clear()
