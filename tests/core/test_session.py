@@ -407,3 +407,33 @@ def test_module_tree_is_one_module_per_line_and_round_trips(tmp_path):
             zf.writestr(name, "\n".join(json.dumps(line) for line in lines) if name == "modules.jsonl" else content)
     with pytest.raises(SnapshotError, match="line 4 of modules.jsonl names no earlier parent"):
         load_session(bad)
+
+
+def test_integers_beyond_64_bits_are_refused_by_both_readers(tmp_path):
+    """JSON lines are parsed by orjson, which would turn such an integer into a float: refuse it everywhere."""
+    import zipfile
+
+    cap = capture("w = torch.tensor([1.0, 2.0], requires_grad=True)\n(w * w).sum().backward()\n")
+    doc = session_to_dict(session_from_capture(cap))
+    doc["capture"]["nodes"][0]["seq"] = 2**70
+    with pytest.raises(SnapshotError, match="does not fit in 64 bits"):
+        read_session_text(json.dumps(doc))  # format 1: the json module
+    path = tmp_path / "s.gxsession"
+    save_session(session_from_capture(cap), path)
+    with zipfile.ZipFile(path) as zf:
+        members = {name: zf.read(name) for name in zf.namelist()}
+    first, rest = members["nodes.jsonl"].split(b"\n", 1)
+    node = json.loads(first)
+    node["seq"] = 2**70
+    members["nodes.jsonl"] = json.dumps(node).encode() + b"\n" + rest
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    with pytest.raises(SnapshotError, match=r"capture\.nodes\[0\]\.seq should be an integer"):
+        load_session(path)  # orjson made it a float: the check refuses it
+    node["seq"] = 2**64 - 1  # the largest uint64 a tensor can hold still opens
+    members["nodes.jsonl"] = json.dumps(node).encode() + b"\n" + rest
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    assert load_session(path).capture.graph.nodes[node["id"]]["seq"] == 2**64 - 1
