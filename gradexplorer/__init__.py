@@ -5,9 +5,8 @@ PySide6, so it works in scripts, notebooks and tests without a display.
 The desktop app lives in :mod:`gradexplorer.ui`.
 """
 
-__version__ = "0.1.0"
-
-from .core import (  # noqa: E402  (the version must exist before the core imports it)
+from ._version import __version__
+from .core import (
     Capture,
     CaptureStopped,
     DeviceUnavailableError,

@@ -47,7 +47,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="gradexplorer", description="See what autograd really does with your PyTorch code.")
-    from . import __version__
+    from ._version import __version__
 
     parser.add_argument("--version", action="version", version=f"gradexplorer {__version__}")
     sub = parser.add_subparsers(dest="command")

@@ -45,7 +45,7 @@ from typing import Any
 import networkx as nx
 import torch
 
-from .. import __version__
+from .._version import __version__
 from .collector import fewer_collections, freeze_survivors, paused_collection
 from .devices import resolve_device
 from .explain import Explanation, explain_capture

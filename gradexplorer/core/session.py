@@ -79,7 +79,7 @@ import orjson
 import safetensors.torch
 import torch
 
-from .. import __version__
+from .._version import __version__
 from .capture import Capture, OriginRecord, PassSummary, TensorInfo, versions
 from .collector import paused_collection
 from .errors import ErrorReport, SnapshotError

@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-from .. import __version__
+from .._version import __version__
 from ..core.collector import freeze_after_pauses
 from ..resources import resource_root
 
