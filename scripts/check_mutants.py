@@ -111,6 +111,10 @@ MUTANTS = (
     Mutant("the JSON document lets integers beyond 64 bits in", "gradexplorer/core/session.py",
            "json.loads(text, parse_int=_json_int)", "json.loads(text)",
            ("tests/core/test_session.py::test_integers_beyond_64_bits_are_refused_by_both_readers",)),
+    Mutant("format 1 writes -inf as inf", "gradexplorer/core/snapshot.py",
+           'return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")',
+           'return "nan" if math.isnan(value) else "inf"',
+           ("tests/core/test_session_values.py",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -326,7 +326,11 @@ def test_fuzzed_sessions_never_crash_or_run_code():
         d["capture"]["code"] = d["code"]
     texts = [json.dumps(d) for d in base]
 
+    watching = [True]
+
     def audit(event, args):
+        if not watching[0]:  # an audit hook cannot be removed: after this test it does nothing
+            return
         if event == "compile" and marker in str(args[0]):
             executed.append(event)
         elif event == "exec" and getattr(args[0], "co_filename", "") == "<editor>":
@@ -334,7 +338,17 @@ def test_fuzzed_sessions_never_crash_or_run_code():
         elif event == "pickle.find_class":
             executed.append(event)
 
-    sys.addaudithook(audit)  # stays for the process; it only records while the flag list is watched
+    sys.addaudithook(audit)
+    try:
+        _fuzz(rng, texts, executed)
+    finally:
+        watching[0] = False
+    seen = len(executed)
+    compile(f"x = {marker!r}", "<probe>", "exec")
+    assert len(executed) == seen  # the hook records nothing for the tests after this one
+
+
+def _fuzz(rng, texts, executed):
     cases = 0
     outcomes = {"ok": 0, "refused": 0}
     start = len(executed)
