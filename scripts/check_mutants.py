@@ -115,6 +115,9 @@ MUTANTS = (
            'return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")',
            'return "nan" if math.isnan(value) else "inf"',
            ("tests/core/test_session_values.py",)),
+    Mutant("an export named without an extension stays without one", "gradexplorer/ui/main_window.py",
+           "        if not path.suffix:\n            path = path.with_name(path.name + EXPORT_SUFFIXES[kind])\n", "",
+           ("tests/ui/test_sessions.py::test_an_export_named_without_an_extension_gets_the_kinds",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

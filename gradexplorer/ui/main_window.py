@@ -68,6 +68,11 @@ _WELCOME_HEADER = """# Welcome to gradexplorer.
 """
 
 
+#: The extension each export kind gets when the chosen name has none.
+EXPORT_SUFFIXES = {"script": ".py", "dot": ".dot", "graphml": ".graphml", "json": ".json", "png": ".png",
+                   "svg": ".svg"}
+
+
 class MainWindow(QMainWindow):
     """The gradexplorer window.
 
@@ -420,7 +425,14 @@ class MainWindow(QMainWindow):
             self.open_path(Path(path))
 
     def export(self, kind: str, path: Path) -> bool:
-        """Write the script, the graph (DOT, GraphML, JSON) or the view (PNG, SVG) to ``path``."""
+        """Write the script, the graph (DOT, GraphML, JSON) or the view (PNG, SVG) to ``path``.
+
+        A name without an extension gets the kind's (``graph`` -> ``graph.png``): file dialogs on some
+        platforms return the name as typed, and a PNG without ``.png`` was written as nothing.
+        """
+        path = Path(path)
+        if not path.suffix:
+            path = path.with_name(path.name + EXPORT_SUFFIXES[kind])
         try:
             if kind == "script":
                 write_atomic(path, self.editor.toPlainText())

@@ -138,6 +138,23 @@ def test_exports(qtbot, window, tmp_path):
     assert "e.backward()" in (tmp_path / "s.py").read_text()
 
 
+
+def test_an_export_named_without_an_extension_gets_the_kinds(qtbot, window, tmp_path):
+    window.example_actions["03_next_functions"].trigger()
+    run_and_wait(qtbot, window)
+    for kind in ("png", "svg", "dot"):
+        window.ask_export_path = lambda kind, k=kind: str(tmp_path / f"typed_{k}")  # as a user types it
+        window.export_actions[kind].trigger()
+        assert not (tmp_path / f"typed_{kind}").exists()
+        assert (tmp_path / f"typed_{kind}.{kind}").stat().st_size > 0, kind
+        assert window.status.text() == f"Exported typed_{kind}.{kind}"
+    assert (tmp_path / "typed_png.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in (tmp_path / "typed_svg.svg").read_text()
+    window.ask_export_path = lambda kind: str(tmp_path / "kept.txt")  # an extension of the user's own stays
+    window.export_actions["dot"].trigger()
+    assert "digraph autograd" in (tmp_path / "kept.txt").read_text()
+
+
 CRASHING_APP = textwrap.dedent("""
     import os, signal, sys, time
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
