@@ -57,7 +57,7 @@ def test_reopened_session_answers_like_the_capture(tmp_path):
 def test_opening_never_runs_code_or_unpickles(tmp_path):
     """A session whose code would raise (and write a file) opens in a clean process with an audit hook."""
     marker = tmp_path / "ran.txt"
-    cap = capture(f"x = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\n")
+    cap = capture("x = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\n")
     session = session_from_capture(cap)
     doc = session_to_dict(session)
     doc["code"] = f"open({str(marker)!r}, 'w').write('ran')\nraise SystemExit('executed!')\n"
