@@ -42,7 +42,7 @@ from ..core.layout import Layout
 from ..core.query import grad_norm
 from ..core.summary import node_gradient
 from ..core.tensors import format_number
-from .worker import display_width, node_label
+from .worker import display_width, label_width, node_label
 
 __all__ = ["GraphView", "NodeItem", "node_style"]
 
@@ -341,7 +341,7 @@ class GraphView(QGraphicsView):
             else:
                 attrs = nodes[node_id]
                 label = node_label(attrs)
-                width = 28.0 + 7.0 * max(len(label[0]), len(label[1]), 6)
+                width = label_width(label)
                 item = NodeItem(node_id, attrs, width, node_style(attrs, passes_ran=passes_ran), dark, label)
             item.setPos(x, y)
             scene.addItem(item)

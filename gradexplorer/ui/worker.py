@@ -53,8 +53,8 @@ from ..core.modules import AuditRow, audit_rows
 from ..core.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
 from ..core.summary import short_op
 
-__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "layout_capture",
-           "layout_display", "node_label", "prepare_view"]
+__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "label_width",
+           "layout_capture", "layout_display", "node_label", "prepare_view"]
 
 
 @dataclass(frozen=True)
@@ -88,13 +88,17 @@ def node_label(attrs: dict) -> tuple[str, str]:
     return op, names
 
 
+def label_width(label: tuple[str, str]) -> float:
+    """Box width of a node with this two-line label (the layout and the drawing use the same)."""
+    return 28.0 + 7.0 * max(len(label[0]), len(label[1]), 6)
+
+
 def display_width(graph, display: DisplayGraph, node_id: str) -> float:
     """Box width of a display node: its label's length, module boxes a little wider."""
     group = display.groups.get(node_id)
     if group is not None:
         return 40.0 + 7.0 * min(max(len(group.path), len(group.type_name) + 22), 40)
-    op, names = node_label(graph.nodes[node_id])
-    return 28.0 + 7.0 * max(len(op), len(names), 6)
+    return label_width(node_label(graph.nodes[node_id]))
 
 
 def layout_display(graph, display: DisplayGraph, *, nodes=None, should_stop=None) -> Layout:
