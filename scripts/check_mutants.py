@@ -118,6 +118,10 @@ MUTANTS = (
     Mutant("an export named without an extension stays without one", "gradexplorer/ui/main_window.py",
            "        if not path.suffix:\n            path = path.with_name(path.name + EXPORT_SUFFIXES[kind])\n", "",
            ("tests/ui/test_sessions.py::test_an_export_named_without_an_extension_gets_the_kinds",)),
+    Mutant("an expanded box's content matched by name prefix", "gradexplorer/ui/main_window.py",
+           '            return module == path or module.startswith(path + ".")',
+           "            return module.startswith(path)",
+           ("tests/ui/test_module_boxes.py",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

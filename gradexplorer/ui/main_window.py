@@ -710,10 +710,12 @@ class MainWindow(QMainWindow):
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
         self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
-        shown = [d for d in self.result.display.nodes if d == GROUP_PREFIX + path or
-                 (d.startswith(GROUP_PREFIX + path + ".")) or
-                 (not d.startswith(GROUP_PREFIX) and
-                  (self.result.capture.graph.nodes[d].get("module") or "").startswith(path))]
+        def inside(module: str) -> bool:  # exact paths: "model.1" holds "model.1.fc", not "model.10"
+            return module == path or module.startswith(path + ".")
+
+        shown = [d for d in self.result.display.nodes
+                 if (d.startswith(GROUP_PREFIX) and inside(d[len(GROUP_PREFIX):])) or
+                 (not d.startswith(GROUP_PREFIX) and inside(self.result.capture.graph.nodes[d].get("module") or ""))]
         if shown:
             self.graph_view.select_nodes(shown[:1])
         self.status.setText(f"Expanded {path}: {len(self.result.display.nodes)} boxes and nodes on screen")
