@@ -116,10 +116,6 @@ def bare_walk(roots) -> tuple[float, set]:
     return time.perf_counter() - start, seen
 
 
-def _median(values: list[float]) -> float:
-    return statistics.median(values)
-
-
 def measure(name: str, nodes: int, repeat: int) -> dict:
     code = WORKLOADS[name](nodes)
     ratios, plain, walk, runs, wholes, graphs, snaps, count = [], [], [], [], [], [], [], 0
@@ -151,16 +147,16 @@ def measure(name: str, nodes: int, repeat: int) -> dict:
     return {
         "workload": name,
         "nodes": count,
-        "plain_s": _median(plain),
-        "run_s": _median(runs),
-        "run_ratio": _median(ratios),
+        "plain_s": statistics.median(plain),
+        "run_s": statistics.median(runs),
+        "run_ratio": statistics.median(ratios),
         "run_ratio_span": (min(ratios), max(ratios)),
-        "whole_us": _median(wholes) * 1e6,
+        "whole_us": statistics.median(wholes) * 1e6,
         "whole_us_span": (min(wholes) * 1e6, max(wholes) * 1e6),
-        "graph_us": _median(graphs) * 1e6,
-        "snap_us": _median(snaps) * 1e6,
-        "walk_us": _median(walk) * 1e6,
-        "graph_ratio": _median(graphs) / _median(walk),
+        "graph_us": statistics.median(graphs) * 1e6,
+        "snap_us": statistics.median(snaps) * 1e6,
+        "walk_us": statistics.median(walk) * 1e6,
+        "graph_ratio": statistics.median(graphs) / statistics.median(walk),
     }
 
 

@@ -448,7 +448,9 @@ def capture(
             except BaseException as exc:  # the user's exception (or a Stop) is data, never raised
                 error = _exception_report(exc, filename, lines)
                 del exc  # its frames hold the user's tensors
-            # The build's pause begins before the run's thresholds are given
+            # Building allocates many small objects while holding the whole
+            # graph: pausing the cyclic GC meanwhile halves the time on big
+            # graphs. The pause begins before the run's thresholds are given
             # back: in between, the first allocation found everything the run
             # had made pending and ran a gen-1 collection over it (0.2-0.3 s
             # with the GIL held on a 50,000-node transformer: a frozen window).
@@ -456,8 +458,6 @@ def capture(
         snapshots.end_run()
         ran = time.perf_counter()
 
-        # Building allocates many small objects while holding the whole graph:
-        # pausing the cyclic GC meanwhile halves the time on big graphs.
         bindings = find_bindings(namespace, skip=frozenset({HOOK_HELPER_NAME}))
         phases: dict[str, float] = {}
         named_nodes: dict = {}

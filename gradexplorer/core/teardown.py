@@ -8,9 +8,9 @@ Wherever that cascade happens, in the GUI thread or in a job, the GUI thread
 waits for the GIL meanwhile.
 
 A :class:`CaptureTeardown` takes the capture apart instead: the graph's
-node and adjacency stores and the capture's long tuples are emptied a few
-hundred items per :meth:`~CaptureTeardown.step`, each step ending within its
-time budget. The app runs the steps on the GUI thread between events
+node and adjacency stores and the capture's long tuples are emptied item by
+item, each :meth:`~CaptureTeardown.step` ending once its time budget is
+spent. The app runs the steps on the GUI thread between events
 (:mod:`gradexplorer.ui.capture_retirer`).
 
 Only a capture that nothing else refers to is taken apart: a job saving it, a
