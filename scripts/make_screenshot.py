@@ -1,8 +1,15 @@
-"""Render the README screenshot: the next_functions example, run, with node c selected.
+"""Render the README and docs screenshots: real windows, real runs.
 
 Usage::
 
     python scripts/make_screenshot.py [OUT.png]    (default docs/screenshot.png)
+    python scripts/make_screenshot.py --docs [DIR] (every docs picture, default docs/)
+
+The first form draws the next_functions example with node c selected. The
+second also draws the overview of the real models among the examples (a
+2-layer and a 40-layer transformer training step, a ResNet-like CNN, an
+unrolled LSTM), what a user sees when they open them, and a few views after
+clicks (a stage opened, gradient-norm colouring, a filter).
 
 Runs offscreen unless a display is set (QT_QPA_PLATFORM decides).
 """
@@ -10,6 +17,7 @@ Runs offscreen unless a display is set (QT_QPA_PLATFORM decides).
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -19,12 +27,64 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
 
-from gradexplorer.resources import resource_root  # noqa: E402
+from gradexplorer.resources import read_example, resource_root  # noqa: E402
 from gradexplorer.ui.app import create_application  # noqa: E402
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def _run(window, code: str) -> None:
+    window.editor.setPlainText(code)
+    loop = QEventLoop()
+    window.run_finished.connect(lambda _result: loop.quit())
+    QTimer.singleShot(120_000, loop.quit)
+    window.start_run()
+    loop.exec()
+    window.run_finished.disconnect()
+
+
+def _settle(app) -> None:
+    for _ in range(5):
+        app.processEvents()
+
+
+def _save(window, app, out: Path) -> None:
+    _settle(app)
+    window.grab().save(str(out))
+    print(f"wrote {out}")
+
+
+def readme_picture(window, app, out: Path) -> None:
+    window.load_example(resource_root() / "examples" / "03_next_functions.py")
+    _run(window, window.editor.toPlainText())
+    window.graph_view.select_node(window.result.capture.node_named("c"))
+    _save(window, app, out)
+
+
+def docs_pictures(window, app, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    transformer = read_example("10_transformer_training")
+    _run(window, transformer)
+    _save(window, app, folder / "overview-transformer-2-layers.png")
+    window.expand_group("model.layers.1")
+    _save(window, app, folder / "overview-transformer-layer-opened.png")
+    _run(window, re.sub(r"^NUM_LAYERS = \d+$", "NUM_LAYERS = 40", transformer, flags=re.M))
+    _save(window, app, folder / "overview-transformer-40-layers.png")
+    _run(window, read_example("11_resnet_cnn"))
+    _save(window, app, folder / "overview-resnet.png")
+    window.expand_group("model.stage2")
+    window.expand_group("model.stage2.0")
+    window.colour_combo.setCurrentIndex(window.colour_combo.findData("grad_norm"))
+    window.colour_combo.activated.emit(window.colour_combo.currentIndex())
+    _save(window, app, folder / "resnet-block-gradient-norm.png")
+    window.colour_combo.setCurrentIndex(window.colour_combo.findData("kind"))
+    window.colour_combo.activated.emit(window.colour_combo.currentIndex())
+    _run(window, read_example("12_lstm_unrolled"))
+    _save(window, app, folder / "overview-lstm.png")
 
 
 def main() -> int:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "docs" / "screenshot.png"
+    args = sys.argv[1:]
     app = create_application([])
     # A throw-away settings file: the picture must not depend on this user's layout.
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
@@ -34,17 +94,10 @@ def main() -> int:
     window = MainWindow()
     window.resize(1500, 950)
     window.show()
-    window.load_example(resource_root() / "examples" / "03_next_functions.py")
-    loop = QEventLoop()
-    window.run_finished.connect(lambda _result: loop.quit())
-    QTimer.singleShot(60_000, loop.quit)
-    window.start_run()
-    loop.exec()
-    cap = window.result.capture
-    window.graph_view.select_node(cap.node_named("c"))
-    app.processEvents()
-    window.grab().save(str(out))
-    print(f"wrote {out}")
+    if args and args[0] == "--docs":
+        docs_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
+    else:
+        readme_picture(window, app, Path(args[0]) if args else DOCS / "screenshot.png")
     window.shutdown()
     return 0
 

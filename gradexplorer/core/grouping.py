@@ -5,14 +5,15 @@ attribute). A set of *collapsed* module paths turns the graph into a display
 graph: all nodes inside a collapsed module (at any depth below it) become one
 box ``group:<path>``; edges between boxes and nodes are merged, with a count.
 
-:func:`initial_collapse` picks, for graphs too big to read, the deepest
-module depth at which the picture stays under ``max_boxes`` boxes (about
-2,000), so a 50,000-node transformer opens as its layers, not as a hairball.
-Blocks with the same module type and the same multiset of ops get the same
-:attr:`Group.family`: twelve identical encoder layers are recognisable at once.
-A module with more than :data:`CHUNK` numbered children (a ``Sequential`` of
-3,000 blocks) gets virtual levels ``model.[0-99]``, ``model.[100-199]``...,
-so that even it opens as a few dozen boxes.
+:func:`initial_collapse` picks the overview a graph of more than
+:data:`OVERVIEW_BOXES` nodes opens with, whatever its size: a transformer
+as its encoder layers, a ResNet as its stages (at most about 60 boxes).
+Runs of structurally identical numbered blocks are one *pattern* box
+(``model.layers.[0-39]``, "TransformerEncoderLayer ×40"); a module with more
+than :data:`CHUNK` numbered children (a ``Sequential`` of 3,000 blocks) gets
+virtual levels ``model.[0-99]``, ``model.[100-199]``..., so that even it
+opens as a few dozen boxes. Blocks with the same module type and the same
+multiset of ops get the same :attr:`Group.family` (and colour).
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ import networkx as nx
 
 from .summary import node_gradient, short_op
 
-__all__ = ["CHUNK", "DisplayGraph", "Group", "collapse_one", "display_graph", "expand_display", "expand_one",
-           "expand_to_show",
-           "initial_collapse", "parent_box"]
+__all__ = ["CHUNK", "DisplayGraph", "Group", "Hierarchy", "OVERVIEW_BOXES", "PATTERN_MIN", "collapse_one", "display_graph", "expand_display", "expand_one",
+           "expand_to_show", "hierarchy", "initial_collapse", "parent_box"]
 
 GROUP_PREFIX = "group:"
 
@@ -41,35 +41,114 @@ def _prefixes(path: str) -> list[str]:
 #: A module with more numbered children than this (a Sequential of 3,000
 #: blocks) gets virtual levels ``model.[0-99]``, ``model.[100-199]``, ...
 CHUNK = 100
-_chain_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: This many or more consecutive numbered siblings of the same structure
+#: (type and sub-module types) are drawn as one pattern box "Type ×N".
+PATTERN_MIN = 3
+#: Graphs with at most this many nodes open with every node shown; bigger
+#: ones open as an overview of at most about this many boxes.
+OVERVIEW_BOXES = 60
 
 
-def _chains(graph: nx.DiGraph) -> dict[str, tuple[str, ...]]:
-    """For every module path in the graph, its ancestors from the top, virtual ranges included."""
-    cached = _chain_cache.get(graph)
+@dataclass(frozen=True)
+class Hierarchy:
+    """The module tree of a graph, virtual levels included.
+
+    Attributes
+    ----------
+    chains : dict of str to tuple of str
+        For every module path that owns nodes, its ancestors from the top,
+        itself last (``("model", "model.layers", "model.layers.[0-39]",
+        "model.layers.3")``).
+    patterns : dict of str to (str, int)
+        Virtual pattern levels: path to (module type, how many blocks).
+    children : dict of str to tuple of str
+        Every path's direct children in the tree, in first-seen order.
+    """
+
+    chains: dict[str, tuple[str, ...]]
+    patterns: dict[str, tuple[str, int]]
+    children: dict[str, tuple[str, ...]]
+
+
+_hierarchy_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _runs(parent: str, indices: set[int], signature_of) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive indices whose blocks have the same structure, PATTERN_MIN long or more."""
+    runs = []
+    ordered = sorted(indices)
+    start = 0
+    for k in range(1, len(ordered) + 1):
+        if k < len(ordered) and ordered[k] == ordered[k - 1] + 1 and \
+                signature_of(f"{parent}.{ordered[k]}") == signature_of(f"{parent}.{ordered[start]}"):
+            continue
+        if k - start >= PATTERN_MIN:
+            runs.append((ordered[start], ordered[k - 1]))
+        start = k
+    return runs
+
+
+def hierarchy(graph: nx.DiGraph) -> Hierarchy:
+    """The module tree of ``graph`` (computed once per graph): chains, patterns, children.
+
+    Two virtual kinds of level keep any picture small: a run of at least
+    :data:`PATTERN_MIN` structurally identical numbered blocks becomes a
+    pattern ``parent.[a-b]`` (forty encoder layers read as one box
+    "TransformerEncoderLayer ×40"), and more than :data:`CHUNK` numbered
+    children are cut into ranges of :data:`CHUNK` (inside a pattern too).
+    """
+    cached = _hierarchy_cache.get(graph)
     if cached is not None:
         return cached
-    modules = {m for _, m in graph.nodes(data="module") if m}
+    types = graph.graph.get("module_types", {})
+    modules = sorted({m for _, m in graph.nodes(data="module") if m})
     numbered: dict[str, set[int]] = {}
+    structure: dict[str, set[tuple[str, str]]] = {}  # numbered block -> (relative path, type) below it
     for module in modules:
         parts = module.split(".")
         for i in range(1, len(parts)):
             if parts[i].isdigit():
+                block = ".".join(parts[:i + 1])
                 numbered.setdefault(".".join(parts[:i]), set()).add(int(parts[i]))
+                structure.setdefault(block, set()).add((".".join(parts[i + 1:]), types.get(module, "")))
+
+    def signature_of(block: str) -> tuple:
+        return types.get(block, ""), tuple(sorted(structure.get(block, ())))
+
+    runs = {parent: _runs(parent, indices, signature_of) for parent, indices in numbered.items()}
     wide = {parent: max(indices) for parent, indices in numbered.items() if len(indices) > CHUNK}
-    chains = {}
+    patterns: dict[str, tuple[str, int]] = {}
+    chains: dict[str, tuple[str, ...]] = {}
+    children: dict[str, dict[str, None]] = {}
     for module in modules:
         parts = module.split(".")
         chain = [parts[0]]
         for i in range(1, len(parts)):
             parent = ".".join(parts[:i])
-            if parent in wide and parts[i].isdigit():
-                low = int(parts[i]) // CHUNK * CHUNK
-                chain.append(f"{parent}.[{low}-{min(low + CHUNK - 1, wide[parent])}]")
+            if parts[i].isdigit():
+                index = int(parts[i])
+                run = next(((a, b) for a, b in runs.get(parent, ()) if a <= index <= b), None)
+                low = index // CHUNK * CHUNK
+                if run is not None:
+                    a, b = run
+                    chain.append(f"{parent}.[{a}-{b}]")
+                    patterns[chain[-1]] = (types.get(f"{parent}.{a}", ""), b - a + 1)
+                    if b - a + 1 > CHUNK:
+                        chain.append(f"{parent}.[{max(low, a)}-{min(low + CHUNK - 1, b)}]")
+                elif parent in wide:
+                    chain.append(f"{parent}.[{low}-{min(low + CHUNK - 1, wide[parent])}]")
             chain.append(".".join(parts[:i + 1]))
         chains[module] = tuple(chain)
-    _chain_cache[graph] = chains
-    return chains
+        for up, down in zip(chain, chain[1:]):
+            children.setdefault(up, {})[down] = None
+    result = Hierarchy(chains, patterns, {path: tuple(kids) for path, kids in children.items()})
+    _hierarchy_cache[graph] = result
+    return result
+
+
+def _chains(graph: nx.DiGraph) -> dict[str, tuple[str, ...]]:
+    """For every module path in the graph, its ancestors from the top, virtual levels included."""
+    return hierarchy(graph).chains
 
 
 @dataclass(frozen=True)
@@ -103,6 +182,14 @@ class Group:
     outputs: int
     signature: tuple = ()
     nonfinite: bool = False  # some member's value or gradient has NaN/Inf
+    #: A pattern box stands for this many identical blocks ("Type ×N"); 0 otherwise.
+    repeat: int = 0
+
+    @property
+    def title(self) -> str:
+        """What the box is, in words: ``"TransformerEncoderLayer ×40"``, ``"Linear"``, ``"range"``."""
+        name = self.type_name or "module"
+        return f"{name} ×{self.repeat}" if self.repeat else name
 
     @property
     def node_id(self) -> str:
@@ -183,6 +270,7 @@ def _make_groups(graph: nx.DiGraph, members: dict[str, list[str]], ins: Counter,
                  families: dict) -> dict[str, Group]:
     """Boxes for ``members``; ``families`` maps known signatures to family numbers (extended here)."""
     types = graph.graph.get("module_types", {})
+    patterns = hierarchy(graph).patterns
     nodes = graph.nodes
     signatures = {path: (types.get(path, ""), tuple(sorted(Counter(short_op(nodes[i]["op"]) for i in ids).items())))
                   for path, ids in members.items()}
@@ -193,9 +281,10 @@ def _make_groups(graph: nx.DiGraph, members: dict[str, list[str]], ins: Counter,
         family = families.setdefault(signature, len(families))
         squares, known, bad = _member_health(nodes, ids)
         box = GROUP_PREFIX + path
-        groups[box] = Group(path, types.get(path, "range" if path.endswith("]") else ""), tuple(ids),
+        type_name, repeat = patterns.get(path, (types.get(path, "range" if path.endswith("]") else ""), 0))
+        groups[box] = Group(path, type_name, tuple(ids),
                             math.sqrt(squares) if known else None, family, family_sizes[signature],
-                            ins[box], outs[box], signature, bad)
+                            ins[box], outs[box], signature, bad, repeat)
     return groups
 
 
@@ -256,33 +345,50 @@ def expand_display(graph: nx.DiGraph, display: DisplayGraph, path: str) -> Displ
     return DisplayGraph(tuple(order), tuple(counts), counts, groups, owner, collapsed)
 
 
-def initial_collapse(graph: nx.DiGraph, *, max_boxes: int = 2000) -> frozenset[str]:
-    """The collapsed set a big graph opens with (empty when it is small enough)."""
-    if graph.number_of_nodes() <= max_boxes:
+def initial_collapse(graph: nx.DiGraph, *, max_boxes: int = OVERVIEW_BOXES) -> frozenset[str]:
+    """The collapsed set a graph opens with: an overview by module, whatever its size.
+
+    A graph of at most ``max_boxes`` nodes opens with every node shown.
+    Otherwise every top-level module starts as one box, and the box that holds
+    more than half of the graph is opened, level by level, while the picture
+    stays within ``max_boxes`` boxes. The descent stops where no box holds
+    most of the graph (a transformer's encoder layers, a ResNet's stages), at
+    a pattern box ("TransformerEncoderLayer ×40" stays one box) or where
+    opening would show too much (an LSTM cell called 20 times stays a box).
+    Wrappers (``model``, ``model.encoder``, ``model.layers``) are opened on
+    the way, which the old rule, "the deepest depth under a box budget",
+    did not do: it showed sub-layers or single ops instead of layers.
+    """
+    total = graph.number_of_nodes()
+    if total <= max_boxes:
         return frozenset()
-    modules = Counter(m for _, m in graph.nodes(data="module") if m)
-    if not modules:
+    tree = hierarchy(graph)
+    if not tree.chains:
         return frozenset()
-    chains = _chains(graph)
-    deepest = max(len(chains[m]) for m in modules)
-    free = graph.number_of_nodes() - sum(modules.values())  # nodes outside any module stay
-    best: frozenset[str] = frozenset()
-    for depth in range(1, deepest + 1):
-        collapsed = set()
-        boxes = free
-        for module, count in modules.items():
-            chain = chains[module]
-            if len(chain) >= depth:
-                collapsed.add(chain[depth - 1])
-            else:
-                boxes += count
-        boxes += len(collapsed)
-        if boxes > max_boxes:
+    size: Counter = Counter()  # nodes inside each path, at any depth
+    own: Counter = Counter()  # nodes whose module is exactly the path
+    free = 0
+    for _, module in graph.nodes(data="module"):
+        if not module:
+            free += 1
+            continue
+        own[module] += 1
+        for path in tree.chains[module]:
+            size[path] += 1
+    collapsed = set(dict.fromkeys(chain[0] for chain in tree.chains.values()))
+    boxes = free + len(collapsed)
+    while True:
+        biggest = max(collapsed, key=lambda path: (size[path], path))
+        if size[biggest] * 2 <= total or biggest in tree.patterns:
             break
-        best = frozenset(collapsed)
-    if not best:  # even depth 1 is too much: collapse the top level anyway
-        best = frozenset(chains[m][0] for m in modules)
-    return best
+        kids = tree.children.get(biggest, ())
+        opened = boxes - 1 + own[biggest] + len(kids)
+        if not kids or opened > max_boxes:
+            break
+        collapsed.remove(biggest)
+        collapsed.update(kids)
+        boxes = opened
+    return frozenset(collapsed)
 
 
 def expand_one(graph: nx.DiGraph, collapsed: frozenset[str], path: str) -> frozenset[str]:

@@ -8,15 +8,21 @@ items. Scale choices, for graphs of 10,000+ nodes:
   items), which skips its label when zoomed far out (level of detail);
 * edges drawn as a few ``QGraphicsPathItem`` bands of layers, not one item
   per edge, so the scene index stays small while off-screen bands are culled;
-* the edges of the selected node are drawn again on top, highlighted, with
+* the edges of the current node are drawn again on top, highlighted, with
   their ``next_functions`` slot index.
+
+Selection has two levels: the *current node* (one: what the inspector shows,
+what Ctrl+K and Ctrl+E act on, drawn with a ring) and the *selection* (any
+number: Find's matches, an editor line's nodes). A filter dims or hides what
+does not pass it; the legend in the corner says what colours and marks mean,
+and the export draws the whole graph (not the viewport) with that legend.
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -42,6 +48,7 @@ from ..core.layout import Layout
 from ..core.query import grad_norm
 from ..core.summary import node_gradient
 from ..core.tensors import format_number
+from .legend import NAN_RED, LegendWidget, legend_size, norm_colour, paint_legend, paint_nan_tag
 from .worker import display_width, label_width, node_label
 
 __all__ = ["GraphView", "NodeItem", "node_style"]
@@ -81,8 +88,8 @@ def _paint_tools(style: tuple, dark: bool) -> tuple[QBrush, QPen, QColor]:
         fill = QColor(_FILLS[kind][1 if dark else 0])
         if no_gradient:
             fill.setAlpha(150)
-        border = QColor("#c9a227") if hooked else QColor("#c0392b") if nonfinite else QColor("#7f8c9d")
-        pen = QPen(border, 2.5 if hooked or nonfinite else 1.0)
+        border = QColor(NAN_RED) if nonfinite else QColor("#c9a227") if hooked else QColor("#7f8c9d")
+        pen = QPen(border, 3.0 if nonfinite else 2.5 if hooked else 1.0)
         if no_gradient:
             pen.setStyle(Qt.PenStyle.DashLine)
         tools = _style_cache[key] = (QBrush(fill), pen, QColor("#e6edf3" if dark else "#1f2328"))
@@ -108,6 +115,8 @@ class NodeItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setAcceptHoverEvents(True)
         self._tip_ready = False
+        self.current = False  # the view's current node: drawn with a ring
+        self.nonfinite = style[3]
 
     def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
         if not self._tip_ready:
@@ -133,19 +142,26 @@ class NodeItem(QGraphicsItem):
         return "\n".join(tip)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        return self._rect.adjusted(-2, -2, 2, 2)
+        return self._rect.adjusted(-7, -9, 7, 7)  # the ring and the NaN tag stick out
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         detail = option.levelOfDetailFromTransform(painter.worldTransform())
         pen = self._pen
         if self.isSelected():
-            pen = QPen(QColor("#0969da"), 3.0)
+            pen = QPen(QColor("#0969da"), 3.0 if self.current else 2.0)
         painter.setPen(pen)
         painter.setBrush(self._brush)
         if detail < 0.25:  # far out: plain boxes, no text (keeps panning smooth)
             painter.drawRect(self._rect)
             return
         painter.drawRoundedRect(self._rect, 6, 6)
+        if self.current:  # a ring around the current node, apart from the rest of the selection
+            ring = QPen(QColor("#0969da"), 1.5, Qt.PenStyle.DotLine)
+            painter.setPen(ring)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(self._rect.adjusted(-5, -5, 5, 5), 9, 9)
+        if self.nonfinite:
+            paint_nan_tag(painter, self._rect)
         painter.setPen(self._text)
         font = painter.font()
         font.setPointSizeF(8.5)
@@ -178,18 +194,19 @@ class GroupItem(NodeItem):
     def __init__(self, group, width: float, dark: bool) -> None:
         tail = group.path if len(group.path) <= 34 else "…" + group.path[-33:]
         norm = "" if group.grad_norm is None else f" · ‖g‖ {format_number(group.grad_norm)}"
-        label = (tail, f"{group.type_name or 'module'} · {len(group.members)} nodes{norm}")
+        label = (tail, f"{group.title} · {len(group.members)} nodes{norm}")
         attrs = {"names": (group.path,), "value": None, "kind": "op", "grads": {}, "hooks": ()}
         super().__init__(group.node_id, attrs, width, ("op", False, False, False), dark, label)
         self.group = group
         fills = _FAMILY_FILLS_DARK if dark else _FAMILY_FILLS
         self._brush = QBrush(QColor(fills[group.family % len(fills)]))
-        self._pen = QPen(QColor("#c0392b") if group.nonfinite else QColor("#57606a"), 3.0 if group.nonfinite else 2.0)
+        self._pen = QPen(QColor(NAN_RED) if group.nonfinite else QColor("#57606a"), 3.0 if group.nonfinite else 2.0)
+        self.nonfinite = group.nonfinite
         self._rect.adjust(0, -4, 0, 4)
 
     def tooltip_text(self) -> str:
         g = self.group
-        lines = [f"module {g.path} ({g.type_name or 'module'})", f"{len(g.members)} nodes, {g.inputs} edges in, "
+        lines = [f"module {g.path} ({g.title})", f"{len(g.members)} nodes, {g.inputs} edges in, "
                  f"{g.outputs} out"]
         if g.grad_norm is not None:
             lines.append(f"total gradient norm {format_number(g.grad_norm)}")
@@ -213,16 +230,6 @@ class GroupItem(NodeItem):
             view.group_activated.emit(self.group.path)
 
 
-def _norm_colour(norm: float | None, low: float, high: float, dark: bool) -> QColor:
-    """Blue (small gradient) to red (large), on a log scale; grey when unknown."""
-    if norm is None or norm <= 0 or not math.isfinite(norm):
-        return QColor("#6e7781" if dark else "#d0d7de")
-    t = 0.5 if high <= low else (math.log10(norm) - low) / (high - low)
-    t = min(max(t, 0.0), 1.0)
-    colour = QColor.fromHsvF((1 - t) * 0.66, 0.55, 0.55 if dark else 0.97)
-    return colour
-
-
 def _edge_path(path: QPainterPath, ux: float, uy: float, vx: float, vy: float) -> None:
     """A vertical S-curve from the bottom of u's box to the top of v's, with an arrowhead."""
     ay = uy + NODE_HEIGHT / 2
@@ -242,7 +249,7 @@ class GraphView(QGraphicsView):
     Signals
     -------
     node_selected(str)
-        The id of the newly selected node or ``group:<path>`` box ("" when
+        The id of the new current node or ``group:<path>`` box ("" when
         the selection was cleared).
     group_activated(str)
         A module box was double-clicked (its path): the window expands it.
@@ -267,10 +274,18 @@ class GraphView(QGraphicsView):
         self._succ: dict[str, list[str]] = {}
         self._pred: dict[str, list[str]] = {}
         self._dark = False
-        self.norm_range = (0.0, 0.0)
         self._graph = None
         self._layout: Layout | None = None
         self._overlay: list[QGraphicsItem] = []
+        self._edge_items: list[QGraphicsItem] = []
+        #: The current node (inspector, Ctrl+K, Ctrl+E); the selection may hold more.
+        self.current: str | None = None
+        self._pressed: str | None = None
+        #: Graph node ids that pass the active filter (None: no filter), and "dim" or "hide".
+        self.filter_ids: frozenset[str] | None = None
+        self.filter_mode = "dim"
+        self.legend = LegendWidget(self)
+        self.legend.setVisible(False)
 
     # -- content ---------------------------------------------------------------------
     def clear_graph(self) -> None:
@@ -280,9 +295,12 @@ class GraphView(QGraphicsView):
         second; a new scene shows at once.)
         """
         self._overlay = []
+        self._edge_items = []
         self.items_by_id = {}
         self._graph = None
         self._layout = None
+        self.current = None
+        self.legend.setVisible(False)
         old = self.scene()
         scene = QGraphicsScene(self)
         scene.selectionChanged.connect(self._on_scene_selection_changed)
@@ -314,24 +332,7 @@ class GraphView(QGraphicsView):
         self._dark = dark
         positions = layout.positions
         nodes = graph.nodes
-        # Bands of layers: each band's edges are one path item.
-        layer_of = {node_id: i for i, row in enumerate(layout.layers) for node_id in row}
-        bands: dict[int, QPainterPath] = {}
-        for u, v in display.edges:
-            band = layer_of[u] // _BAND_LAYERS
-            path = bands.get(band)
-            if path is None:
-                path = bands[band] = QPainterPath()
-            ux, uy = positions[u]
-            vx, vy = positions[v]
-            _edge_path(path, ux, uy, vx, vy)
-        edge_pen = QPen(QColor("#8b949e" if dark else "#8c959f"), 1.0)
-        edge_pen.setCosmetic(True)
-        for path in bands.values():
-            item = QGraphicsPathItem(path)
-            item.setPen(edge_pen)
-            item.setZValue(-1)
-            scene.addItem(item)
+        self._draw_edges()
         groups = display.groups
         for node_id in display.nodes:
             x, y = positions[node_id]
@@ -354,53 +355,134 @@ class GraphView(QGraphicsView):
         scene.blockSignals(False)
         if self.colour_mode != "kind":
             self.set_colour_mode(self.colour_mode)
+        if self.filter_ids is not None:
+            self._apply_filter_to_items()
+        self.legend.set_mode(self.colour_mode, dark=dark)
+        self.legend.setVisible(bool(display.nodes))
+        self._place_legend()
         self.initial_view()
 
+    def _draw_edges(self) -> None:
+        """(Re)draw the edges as bands of layers; a filter dims or drops edges to nodes outside it."""
+        scene = self.scene()
+        for item in self._edge_items:
+            scene.removeItem(item)
+        self._edge_items = []
+        if self._layout is None or self.display is None:
+            return
+        positions = self._layout.positions
+        layer_of = {node_id: i for i, row in enumerate(self._layout.layers) for node_id in row}
+        passing = self._passing_display_ids()
+        bands: dict[tuple[int, bool], QPainterPath] = {}
+        for u, v in self.display.edges:
+            strong = passing is None or (u in passing and v in passing)
+            if not strong and self.filter_mode == "hide":
+                continue
+            key = (layer_of[u] // _BAND_LAYERS, strong)
+            path = bands.get(key)
+            if path is None:
+                path = bands[key] = QPainterPath()
+            ux, uy = positions[u]
+            vx, vy = positions[v]
+            _edge_path(path, ux, uy, vx, vy)
+        colour = QColor("#8b949e" if self._dark else "#8c959f")
+        faint = QColor(colour)
+        faint.setAlpha(50)
+        for (_, strong), path in bands.items():
+            pen = QPen(colour if strong else faint, 1.0)
+            pen.setCosmetic(True)
+            item = QGraphicsPathItem(path)
+            item.setPen(pen)
+            item.setZValue(-1)
+            scene.addItem(item)
+            self._edge_items.append(item)
+
     def set_colour_mode(self, mode: str) -> None:
-        """``"kind"`` (default styles) or ``"grad_norm"`` (log-scale gradient norm, blue to red)."""
+        """``"kind"`` (default styles) or ``"grad_norm"`` (gradient norm on the fixed log scale of :mod:`.legend`)."""
         self.colour_mode = mode
+        self.legend.set_mode(mode, dark=self._dark)
+        self._place_legend()
         if self._graph is None:
             return
-        norms = {}
-        for node_id, item in self.items_by_id.items():
-            if isinstance(item, GroupItem):
-                norms[node_id] = item.group.grad_norm
-            else:
-                norms[node_id] = grad_norm(node_gradient(self._graph.nodes[node_id]))
-        logs = [math.log10(n) for n in norms.values() if n is not None and n > 0 and math.isfinite(n)]
-        low, high = (min(logs), max(logs)) if logs else (0.0, 0.0)
+        dark_text = QColor("#1f2328")
         for node_id, item in self.items_by_id.items():
             if mode == "grad_norm":
-                item._brush = QBrush(_norm_colour(norms[node_id], low, high, self._dark))
+                norm = item.group.grad_norm if isinstance(item, GroupItem) else \
+                    grad_norm(node_gradient(self._graph.nodes[node_id]))
+                item._brush = QBrush(norm_colour(norm))
+                item._text = dark_text  # the ramp is light in both palettes
             elif isinstance(item, GroupItem):
                 fills = _FAMILY_FILLS_DARK if self._dark else _FAMILY_FILLS
                 item._brush = QBrush(QColor(fills[item.group.family % len(fills)]))
+                item._text = _paint_tools(item.style, self._dark)[2]
             else:
-                item._brush = _paint_tools(item.style, self._dark)[0]
+                item._brush, _, item._text = _paint_tools(item.style, self._dark)
             item.update()
-        self.norm_range = (low, high)
+
+    # -- filter ----------------------------------------------------------------------
+    def set_filter(self, node_ids, mode: str = "dim") -> int:
+        """Dim (``"dim"``) or hide (``"hide"``) what is not in ``node_ids`` (graph ids); None clears.
+
+        A module box passes when something inside it does. Returns how many
+        drawn boxes and nodes pass.
+        """
+        filter_ids = None if node_ids is None else frozenset(node_ids)
+        if filter_ids is None and self.filter_ids is None:
+            self.filter_mode = mode
+            return len(self.items_by_id)  # nothing to undo (a new run clears a filter that is not there)
+        self.filter_ids = filter_ids
+        self.filter_mode = mode
+        self._apply_filter_to_items()
+        passing = self._passing_display_ids()
+        return len(self.items_by_id) if passing is None else len(passing)
+
+    def _passing_display_ids(self) -> set[str] | None:
+        if self.filter_ids is None or self.display is None:
+            return None
+        owner = self.display.owner
+        return {owner.get(n, n) for n in self.filter_ids}
+
+    def _apply_filter_to_items(self) -> None:
+        passing = self._passing_display_ids()
+        for node_id, item in self.items_by_id.items():
+            inside = passing is None or node_id in passing
+            item.setVisible(inside or self.filter_mode != "hide")
+            item.setOpacity(1.0 if inside else 0.22)
+        self._draw_edges()
+
+    def visible_node_ids(self) -> list[str]:
+        """Drawn boxes and nodes a user can see (not hidden by a filter)."""
+        return [node_id for node_id, item in self.items_by_id.items() if item.isVisible()]
 
     # -- selection -------------------------------------------------------------------
     def selected_node(self) -> str | None:
-        items = self.scene().selectedItems()
-        return items[0].node_id if items and isinstance(items[0], NodeItem) else None
+        """The current node (the one inspected and acted on), None when nothing is selected."""
+        return self.current
+
+    def selected_nodes(self) -> list[str]:
+        """Everything selected, the current node first."""
+        ids = [item.node_id for item in self.scene().selectedItems() if isinstance(item, NodeItem)]
+        ids.sort(key=lambda node_id: node_id != self.current)
+        return ids
+
+    def _set_current(self, node_id: str | None) -> None:
+        old = self.items_by_id.get(self.current) if self.current else None
+        if old is not None:
+            old.current = False
+            old.update()
+        self.current = node_id if node_id in self.items_by_id else None
+        item = self.items_by_id.get(self.current) if self.current else None
+        if item is not None:
+            item.current = True
+            item.update()
+        self._draw_overlay(self.current)
 
     def select_node(self, node_id: str | None, *, center: bool = True) -> None:
-        """Select ``node_id`` (None clears) and centre the view on it."""
-        scene = self.scene()
-        scene.blockSignals(True)
-        scene.clearSelection()
-        item = self.items_by_id.get(node_id) if node_id else None
-        if item is not None:
-            item.setSelected(True)
-        scene.blockSignals(False)
-        self._draw_overlay(node_id if item is not None else None)
-        if item is not None and center:
-            self.centerOn(item)
-        self.node_selected.emit(node_id if item is not None else "")
+        """Select ``node_id`` alone (None clears), make it current and centre the view on it."""
+        self.select_nodes([node_id] if node_id else [], center=center)
 
-    def select_nodes(self, node_ids: list[str]) -> None:
-        """Select several nodes (e.g. all nodes of an editor line); the first is inspected."""
+    def select_nodes(self, node_ids: list[str], *, center: bool = True) -> None:
+        """Select several nodes (e.g. Find's matches); the first is the current node."""
         scene = self.scene()
         scene.blockSignals(True)
         scene.clearSelection()
@@ -410,15 +492,27 @@ class GraphView(QGraphicsView):
                 item.setSelected(True)
         scene.blockSignals(False)
         first = node_ids[0] if node_ids else None
-        self._draw_overlay(first)
-        if first in self.items_by_id:
-            self.centerOn(self.items_by_id[first])
-        self.node_selected.emit(first or "")
+        self._set_current(first)
+        if center and self.current is not None:
+            self.centerOn(self.items_by_id[self.current])
+        self.node_selected.emit(self.current or "")
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        item = self.itemAt(event.position().toPoint())
+        self._pressed = item.node_id if isinstance(item, NodeItem) else None
+        super().mousePressEvent(event)
+        self._pressed = None
 
     def _on_scene_selection_changed(self) -> None:
-        node_id = self.selected_node()
-        self._draw_overlay(node_id)
-        self.node_selected.emit(node_id or "")
+        selected = {item.node_id for item in self.scene().selectedItems() if isinstance(item, NodeItem)}
+        if self._pressed in selected:  # a click (or Ctrl+click) makes the clicked node current
+            current = self._pressed
+        elif self.current in selected:
+            current = self.current
+        else:
+            current = min(selected, default=None)
+        self._set_current(current)
+        self.node_selected.emit(current or "")
 
     def _draw_overlay(self, node_id: str | None) -> None:
         scene = self.scene()
@@ -461,23 +555,93 @@ class GraphView(QGraphicsView):
         scene.addItem(overlay)
         self._overlay.append(overlay)
 
+    # -- legend ----------------------------------------------------------------------
+    def _place_legend(self) -> None:
+        area = self.viewport().geometry()  # inside the frame, above the scroll bar
+        self.legend.move(area.left() + 8, max(area.bottom() - self.legend.height() - 8, area.top() + 8))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._place_legend()
+
     # -- export ----------------------------------------------------------------------
-    def save_png(self, path) -> bool:
-        """The current view (what is visible) as a PNG image."""
-        return self.viewport().grab().save(str(path), "PNG")
+    #: An exported image is at most this many pixels on its longest side.
+    MAX_EXPORT_PIXELS = 16000
+
+    def _drawing_rect(self) -> QRectF:
+        """The whole drawing (every box and edge) with a small margin, in scene coordinates."""
+        positions = self._layout.positions if self._layout is not None else {}
+        if not positions:
+            return QRectF()
+        half = max((item.boundingRect().width() / 2 for item in self.items_by_id.values()), default=60.0)
+        xs = [x for x, _ in positions.values()]
+        ys = [y for _, y in positions.values()]
+        margin = 24.0
+        return QRectF(min(xs) - half - margin, min(ys) - NODE_HEIGHT - margin,
+                      max(xs) - min(xs) + 2 * (half + margin), max(ys) - min(ys) + 2 * (NODE_HEIGHT + margin))
+
+    def export_scale(self, scale: float) -> float:
+        """``scale`` reduced so that the image stays within :data:`MAX_EXPORT_PIXELS`."""
+        rect = self._drawing_rect()
+        longest = max(rect.width(), rect.height() + legend_size(self.colour_mode).height(), 1.0)
+        return min(scale, self.MAX_EXPORT_PIXELS / longest)
+
+    def _paint_export(self, painter: QPainter, scale: float) -> None:
+        """The whole graph, without selection marks, and the legend under it."""
+        rect = self._drawing_rect()
+        legend = legend_size(self.colour_mode)
+        painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        painter.fillRect(QRectF(0, 0, rect.width() * scale, (rect.height() + legend.height() + 16) * scale),
+                         QColor("#0d1117" if self._dark else "#ffffff"))
+        selected = self.selected_nodes()
+        current = self.current
+        scene = self.scene()
+        scene.blockSignals(True)
+        scene.clearSelection()
+        self._set_current(None)
+        try:
+            scene.render(painter, QRectF(0, 0, rect.width() * scale, rect.height() * scale), rect)
+        finally:
+            for node_id in selected:
+                self.items_by_id[node_id].setSelected(True)
+            scene.blockSignals(False)
+            self._set_current(current)
+        painter.save()
+        painter.scale(scale, scale)
+        paint_legend(painter, 8, rect.height() + 8, self.colour_mode, dark=self._dark)
+        painter.restore()
+
+    def export_size(self, scale: float = 1.0) -> tuple[int, int]:
+        rect = self._drawing_rect()
+        legend = legend_size(self.colour_mode)
+        width = max(rect.width(), legend.width() + 16)
+        return math.ceil(width * scale), math.ceil((rect.height() + legend.height() + 16) * scale)
+
+    def save_png(self, path, scale: float = 2.0) -> bool:
+        """The whole graph (not only what is visible) as a PNG, ``scale`` pixels per unit, with its legend."""
+        from PySide6.QtGui import QImage
+
+        scale = self.export_scale(scale)
+        width, height = self.export_size(scale)
+        image = QImage(max(width, 1), max(height, 1), QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QColor("#0d1117" if self._dark else "#ffffff"))
+        painter = QPainter(image)
+        self._paint_export(painter, scale)
+        painter.end()
+        return image.save(str(path), "PNG")
 
     def save_svg(self, path) -> None:
-        """The current view as SVG (vector: boxes, text and edges stay sharp)."""
+        """The whole graph as SVG (vector: boxes, text and edges stay sharp), with its legend."""
         from PySide6.QtSvg import QSvgGenerator
 
-        size = self.viewport().size()
+        width, height = self.export_size(1.0)
         generator = QSvgGenerator()
         generator.setFileName(str(path))
-        generator.setSize(size)
-        generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
+        generator.setSize(QSize(width, height))
+        generator.setViewBox(QRectF(0, 0, width, height))
         generator.setTitle("gradexplorer autograd graph")
         painter = QPainter(generator)
-        self.render(painter, QRectF(0, 0, size.width(), size.height()), self.viewport().rect())
+        self._paint_export(painter, 1.0)
         painter.end()
 
     # -- zoom ------------------------------------------------------------------------

@@ -466,7 +466,7 @@ class Inspector(QScrollArea):
         """A collapsed module box: what it holds."""
         self.show_node(None, None)
         self.title.setText(f"{group.path}  (module box)")
-        self.kind.setText(f"{group.type_name or 'module'}, collapsed")
+        self.kind.setText(f"{group.title}, collapsed")
         self.names.setText(f"{len(group.members)} nodes; {group.inputs} edges in, {group.outputs} out")
         norm = "unknown" if group.grad_norm is None else format_number(group.grad_norm)
         same = f"; same structure as {group.family_size - 1} other block(s)" if group.family_size > 1 else ""

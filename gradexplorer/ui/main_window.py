@@ -135,6 +135,7 @@ class MainWindow(QMainWindow):
         self.device_combo.currentIndexChanged.connect(self._on_device_combo_changed)
         self.search_box.returnPressed.connect(self._on_search_box_return_pressed)
         self.filter_combo.activated.connect(self._on_filter_combo_activated)
+        self.filter_mode_combo.activated.connect(self._on_filter_combo_activated)
         self.colour_combo.activated.connect(self._on_colour_combo_activated)
         self.status = QLabel("Idle")
         self.status.setAccessibleName("Run status")
@@ -272,7 +273,7 @@ class MainWindow(QMainWindow):
         self.tensors_pane.clearSelection()
         self.modules_pane.show_audits(())
         self.search_box.clear()
-        self.filter_combo.setCurrentIndex(0)
+        self._show_filter("all", None)
 
     def open_path(self, path: Path, *, prompt: bool = True) -> bool:
         """Open a session (shown at once, nothing runs) or a script; False with a message on failure."""
@@ -424,8 +425,21 @@ class MainWindow(QMainWindow):
         if path:
             self.open_path(Path(path))
 
-    def export(self, kind: str, path: Path) -> bool:
-        """Write the script, the graph (DOT, GraphML, JSON) or the view (PNG, SVG) to ``path``.
+    def ask_export_scale(self) -> float | None:
+        """The PNG resolution dialog (a method, so tests can replace it); None when cancelled."""
+        from PySide6.QtWidgets import QInputDialog
+
+        choices = ["1× (screen size)", "2× (sharp on high-DPI screens and slides)", "4× (print)"]
+        choice, ok = QInputDialog.getItem(self, "PNG resolution", "Pixels per unit of the drawing:", choices, 1, False)
+        return float(choice[0]) if ok else None
+
+    def export(self, kind: str, path: Path, *, scale: float = 2.0) -> bool:
+        """Write the script, the graph (DOT, GraphML, JSON) or the whole drawing (PNG, SVG) to ``path``.
+
+        The drawing is every box and node of the graph as it is drawn now
+        (folded boxes, filter and colouring included, the selection left out)
+        with the legend under it; a PNG has ``scale`` pixels per unit, reduced
+        so that no side exceeds 16,000 pixels (the status bar says so).
 
         A name without an extension gets the kind's (``graph`` -> ``graph.png``): file dialogs on some
         platforms return the name as typed, and a PNG without ``.png`` was written as nothing.
@@ -445,8 +459,14 @@ class MainWindow(QMainWindow):
                 self.status.setText(f"Exporting {path.name}…")
                 self.jobs.run_and_wait(f"export-{kind}", lambda: writer(cap, path))
             elif kind == "png":
-                if not self.graph_view.save_png(path):
+                used = self.graph_view.export_scale(scale)
+                if not self.graph_view.save_png(path, scale):
                     raise OSError(f"could not write {path}")
+                if used < scale:
+                    width, height = self.graph_view.export_size(used)
+                    self.status.setText(f"Exported {path.name} at {used:.2f}× ({width}×{height} px, the most "
+                                        f"a PNG gets here; SVG keeps every detail)")
+                    return True
             elif kind == "svg":
                 self.graph_view.save_svg(path)
         except OSError as exc:
@@ -459,8 +479,14 @@ class MainWindow(QMainWindow):
     def export_with_dialog(self, kind: str) -> None:
         """Ask where to export ``kind`` and write it."""
         path = self.ask_export_path(kind)
-        if path:
-            self.export(kind, Path(path))
+        if not path:
+            return
+        scale = 2.0
+        if kind == "png":
+            scale = self.ask_export_scale()
+            if scale is None:
+                return
+        self.export(kind, Path(path), scale=scale)
 
     # -- autosave and recovery -----------------------------------------------------------
     # One slot per running instance (core.autosave): the timer writes the
@@ -576,6 +602,7 @@ class MainWindow(QMainWindow):
         started = time.perf_counter()
         cap = result.capture
         self.result = result
+        self._show_filter("all", None)  # a filter belongs to the capture it was made on
         if result.layout is None:  # drawing was stopped
             self.graph_view.clear_graph()
             self.console.append_message(result.note, error=True)
@@ -772,23 +799,40 @@ class MainWindow(QMainWindow):
         return matches
 
     def apply_filter(self, key: str) -> list[str]:
-        """Select (and reveal) the nodes that pass a filter of :data:`FILTERS`."""
+        """Dim or hide (the mode combo) everything that does not pass a filter of :data:`FILTERS`.
+
+        ``"all"`` clears the filter. The count of passing nodes shows beside
+        the combo, with a Clear button; the filter stays while boxes are
+        opened and closed, and a new run or session clears it.
+        """
         if self.result is None:
             return []
         cap = self.result.capture
-        selected = self.graph_view.selected_node()
-        if selected and selected.startswith(GROUP_PREFIX):
-            selected = None
+        current = self.graph_view.selected_node()
+        if current and current.startswith(GROUP_PREFIX):
+            current = None
         nodes = self._view_job(
-            "filter", lambda: filter_nodes(cap.graph, key, selected=selected, passes_ran=bool(cap.passes)))
+            "filter", lambda: filter_nodes(cap.graph, key, selected=current, passes_ran=bool(cap.passes)))
         if nodes is None:
             return []
-        if key == "all":
-            self.graph_view.select_node(None)
-        elif nodes:
-            self.show_nodes(nodes)
-        self.status.setText(f"{FILTERS[key]}: {len(nodes)} node(s)")
+        self._show_filter(key, nodes)
         return nodes
+
+    def _show_filter(self, key: str, nodes: list[str] | None) -> None:
+        active = key != "all" and nodes is not None
+        mode = self.filter_mode_combo.currentData()
+        self.graph_view.set_filter(nodes if active else None, mode)
+        self.filter_combo.setCurrentIndex(max(self.filter_combo.findData(key if active else "all"), 0))
+        self.clear_filter_action.setEnabled(active)
+        if not active:
+            self.filter_count.setText("")
+            if nodes is not None:
+                self.status.setText("Filter cleared: every node shown")
+            return
+        total = self.result.capture.graph.number_of_nodes()
+        self.filter_count.setText(f" {len(nodes)} of {total} nodes ")
+        rest = "dimmed" if mode == "dim" else "hidden"
+        self.status.setText(f"{FILTERS[key]}: {len(nodes)} node(s); the rest {rest}")
 
     def _on_filter_combo_activated(self, _index: int) -> None:
         self.apply_filter(self.filter_combo.currentData())

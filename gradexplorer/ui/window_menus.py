@@ -59,11 +59,13 @@ ACTIONS = (
                "Fold the selected node's module into one box (Ctrl+K)", lambda w: w.collapse_selected()),
     ActionSpec("expand_action", "Expand Module", ("Ctrl+E",),
                "Open the selected module box one level (or double-click it)", lambda w: w.expand_selected()),
+    ActionSpec("clear_filter_action", "Clear Filter", (),
+               "Show every node again (the filter dims or hides the rest)", lambda w: w.apply_filter("all")),
 )
 
 #: File > Export entries: the kind :meth:`MainWindow.export` takes, and the menu text.
 EXPORTS = (("script", "Script (.py)…"), ("dot", "Graph as DOT…"), ("graphml", "Graph as GraphML…"),
-           ("json", "Graph as node-link JSON…"), ("png", "View as PNG…"), ("svg", "View as SVG…"))
+           ("json", "Graph as node-link JSON…"), ("png", "Drawing as PNG…"), ("svg", "Drawing as SVG…"))
 
 
 def _make_actions(window) -> None:
@@ -144,6 +146,16 @@ def setup_menus(window) -> None:
     for key, text in FILTERS.items():
         window.filter_combo.addItem(text, key)
     find.addWidget(window.filter_combo)
+    window.filter_mode_combo = QComboBox()
+    window.filter_mode_combo.setAccessibleName("What a filter does with the rest")
+    window.filter_mode_combo.addItem("dim the rest", "dim")
+    window.filter_mode_combo.addItem("hide the rest", "hide")
+    find.addWidget(window.filter_mode_combo)
+    window.filter_count = QLabel("")
+    window.filter_count.setAccessibleName("Filter count")
+    find.addWidget(window.filter_count)
+    find.addAction(window.clear_filter_action)
+    window.clear_filter_action.setEnabled(False)
     window.colour_combo = QComboBox()
     window.colour_combo.setAccessibleName("Colour nodes by")
     window.colour_combo.addItem("Colour: kind", "kind")

@@ -97,7 +97,7 @@ def display_width(graph, display: DisplayGraph, node_id: str) -> float:
     """Box width of a display node: its label's length, module boxes a little wider."""
     group = display.groups.get(node_id)
     if group is not None:
-        return 40.0 + 7.0 * min(max(len(group.path), len(group.type_name) + 22), 40)
+        return 40.0 + 7.0 * min(max(len(group.path), len(group.title) + 22), 40)
     return label_width(node_label(graph.nodes[node_id]))
 
 

@@ -96,7 +96,7 @@ def test_grouping_collapse_and_expand():
     assert all(u in set(display.nodes) and v in set(display.nodes) for u, v in display.edges)
 
 
-def test_big_graphs_open_collapsed_and_identical_blocks_share_a_family():
+def test_identical_blocks_are_one_pattern_box_and_share_a_family_when_opened():
     cap = capture(textwrap.dedent("""
         torch.manual_seed(0)
         blocks = [nn.Sequential(nn.Linear(8, 8), nn.Tanh()) for _ in range(6)]
@@ -107,8 +107,14 @@ def test_big_graphs_open_collapsed_and_identical_blocks_share_a_family():
     g = cap.graph
     assert initial_collapse(g) == frozenset()  # small: everything shown
     collapsed = initial_collapse(g, max_boxes=20)
+    assert collapsed == {"model.[0-5]"}
     display = display_graph(g, collapsed)
-    assert len(display.nodes) <= 20
+    pattern = display.groups[GROUP_PREFIX + "model.[0-5]"]
+    assert (pattern.title, pattern.repeat) == ("Sequential ×6", 6)
+    assert sorted(pattern.members) == sorted(n for n, m in g.nodes(data="module") if m and m.startswith("model."))
+    blocks = expand_one(g, collapsed, "model.[0-5]")
+    assert blocks == {f"model.{i}" for i in range(6)}
+    display = display_graph(g, frozenset(f"model.{i}.{j}" for i in range(6) for j in range(2)))
     linears = [grp for grp in display.groups.values() if grp.path.endswith(".0")]
     assert len(linears) == 6
     assert len({grp.family for grp in linears}) == 1 and linears[0].family_size == 6
@@ -116,17 +122,30 @@ def test_big_graphs_open_collapsed_and_identical_blocks_share_a_family():
     assert tanhs[0].family != linears[0].family
 
 
-def test_wide_sequentials_get_range_boxes():
+def test_a_different_block_ends_a_pattern():
+    cap = capture("model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 4), nn.Linear(4, 4), nn.Tanh(),\n"
+                  "                      nn.Linear(4, 4), nn.Linear(4, 4))\n"
+                  "loss = model(torch.ones(1, 4)).sum()\nloss.backward()\n")
+    g = cap.graph
+    assert g.number_of_nodes() > 10
+    collapsed = initial_collapse(g, max_boxes=10)
+    assert collapsed == {"model.[0-2]", "model.3", "model.4", "model.5"}  # two Linears are not a pattern
+
+
+def test_wide_sequentials_get_range_boxes_inside_their_pattern():
     cap = capture("model = nn.Sequential(*[nn.Linear(2, 2) for _ in range(250)])\n"
                   "loss = model(torch.ones(1, 2)).sum()\nloss.backward()\n")
     g = cap.graph
     collapsed = initial_collapse(g, max_boxes=50)
-    assert collapsed == {"model.[0-99]", "model.[100-199]", "model.[200-249]"}
+    assert collapsed == {"model.[0-249]"}
     display = display_graph(g, collapsed)
-    assert display.groups[GROUP_PREFIX + "model.[200-249]"].type_name == "range"
-    opened = expand_one(g, collapsed, "model.[200-249]")
+    assert display.groups[GROUP_PREFIX + "model.[0-249]"].title == "Linear ×250"
+    ranges = expand_one(g, collapsed, "model.[0-249]")
+    assert ranges == {"model.[0-99]", "model.[100-199]", "model.[200-249]"}
+    assert display_graph(g, ranges).groups[GROUP_PREFIX + "model.[200-249]"].type_name == "range"
+    opened = expand_one(g, ranges, "model.[200-249]")
     assert "model.249" in opened and "model.[200-249]" not in opened
-    assert collapse_one(g, opened, "model.[200-249]") == collapsed
+    assert collapse_one(g, opened, "model.[200-249]") == ranges
 
 
 def test_layout_can_be_cancelled_and_replaced_locally():

@@ -38,6 +38,7 @@ def make_window(qtbot, settings, data_dir, *, register=True):
 
     win = MainWindow(settings, data_dir=data_dir)
     win.ask_unsaved_changes = lambda: "discard"
+    win.ask_export_scale = lambda: 2.0
     win.ask_restore = lambda saved_at, preview: False
     if register:
         qtbot.addWidget(win)
@@ -73,6 +74,7 @@ def window(qtbot, settings, tmp_path):
     if win.runs.timers_active:
         leaked.append("a run's QTimer")
     win.ask_unsaved_changes = lambda: "discard"
+    win.ask_export_scale = lambda: 2.0
     win.close()
     win.deleteLater()
     gc.unfreeze()  # the app froze its captures (core.collector); the next test starts as a fresh process would

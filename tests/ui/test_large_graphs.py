@@ -56,15 +56,20 @@ def test_search_selects_and_reveals(qtbot, window):
     assert "match 1 of" in window.status.text()
 
 
-def test_filter_no_gradient_and_path(qtbot, window):
+def test_filter_path_dims_the_rest_and_counts(qtbot, window):
     window.editor.setPlainText(MODEL)
     result = run_and_wait(qtbot, window)
     click_node(qtbot, window, "model.0.weight")
     index = window.filter_combo.findData("path")
     window.filter_combo.setCurrentIndex(index)
-    window.filter_combo.activated.emit(index)
-    selected = {i.node_id for i in window.graph_view.scene().selectedItems()}
-    assert result.capture.node_named("loss") in selected and result.capture.node_named("model.3.bias") not in selected
+    window.filter_combo.activated.emit(index)  # the mode combo starts at "dim the rest"
+    items = window.graph_view.items_by_id
+    loss, bias = result.capture.node_named("loss"), result.capture.node_named("model.3.bias")
+    assert items[loss].opacity() == 1.0 and items[bias].opacity() < 0.5
+    assert items[bias].isVisible()  # dimmed, not hidden
+    passing = sum(item.opacity() == 1.0 for item in items.values())
+    assert window.filter_count.text().strip() == f"{passing} of {result.capture.graph.number_of_nodes()} nodes"
+    assert window.graph_view.selected_node() == result.capture.node_named("model.0.weight")  # selection kept
 
 
 def test_jump_to_first_nan_selects_the_op_and_its_line(qtbot, window):
@@ -97,8 +102,7 @@ def test_colour_by_gradient_norm_and_histogram(qtbot, window):
     window.colour_combo.activated.emit(index)
     after = window.graph_view.items_by_id[node_id]._brush.color().name()
     assert before != after
-    low, high = window.graph_view.norm_range
-    assert high > low
+    assert window.graph_view.legend.mode == "grad_norm"
     assert window.inspector.value.histogram.isVisibleTo(window.inspector)
     assert sum(window.inspector.value.histogram.counts) == 32
     assert sum(window.inspector.grad.histogram.counts) == 32

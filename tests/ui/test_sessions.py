@@ -133,7 +133,13 @@ def test_exports(qtbot, window, tmp_path):
         assert (tmp_path / name).stat().st_size > 0, kind
     assert "digraph autograd" in (tmp_path / "g.dot").read_text()
     assert "<svg" in (tmp_path / "v.svg").read_text()
-    assert not QImage(str(tmp_path / "v.png")).isNull()
+    image = QImage(str(tmp_path / "v.png"))
+    assert (image.width(), image.height()) == window.graph_view.export_size(2.0)  # the resolution asked for
+    window.ask_export_scale = lambda: 1.0
+    window.ask_export_path = lambda kind: str(tmp_path / "v.png")
+    window.export_actions["png"].trigger()
+    image = QImage(str(tmp_path / "v.png"))
+    assert (image.width(), image.height()) == window.graph_view.export_size(1.0)
     assert json.loads((tmp_path / "g.json").read_text())["nodes"]
     assert "e.backward()" in (tmp_path / "s.py").read_text()
 

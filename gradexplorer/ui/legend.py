@@ -1,0 +1,190 @@
+"""What the graph's colours and marks mean: the legend, and the fixed gradient-norm scale.
+
+One painting function, :func:`paint_legend`, serves the legend shown in the
+corner of the graph view (:class:`LegendWidget`) and the legend drawn into an
+exported SVG/PNG, so the two never disagree.
+
+The gradient-norm colouring uses a *fixed* log scale, 1e-6 to 1e+2, the same
+for every graph: a norm of 1.56 has the same colour in every capture (the
+first version rescaled per graph, so 1.0 was blue in one graph and red in
+the next). The ramp runs from pale blue through green to yellow and has no
+red in it: red belongs to NaN/Inf alone, drawn as a thick red border and a
+"NaN" tag.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QLinearGradient, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+__all__ = ["LOG_HIGH", "LOG_LOW", "NAN_RED", "LegendWidget", "legend_size", "legend_texts", "norm_colour",
+           "paint_legend", "paint_nan_tag"]
+
+#: The fixed gradient-norm scale, as powers of ten: 1e-6 (and below) to 1e+2 (and above).
+LOG_LOW, LOG_HIGH = -6, 2
+#: Stops of the ramp, small to large (pale blue, green, yellow): no red, that is NaN's.
+_RAMP = ((0.0, "#c9dcf2"), (0.5, "#7ccba2"), (1.0, "#f7d046"))
+#: NaN/Inf's own colour: a thick border and a tag.
+NAN_RED = "#d1242f"
+#: Unknown gradient (never reached the node, or no backward pass).
+NO_GRAD_GREY = "#d0d7de"
+
+_KIND_SWATCHES = (
+    ("leaf", "#d8f3dc", "leaf (AccumulateGrad: a parameter or input)"),
+    ("op", "#e3ecf7", "operation (a backward node)"),
+    ("root", "#ffe5c2", "root (what .backward() started from)"),
+    ("custom", "#eadcf8", "custom autograd.Function"),
+)
+
+
+def norm_position(norm: float | None) -> float | None:
+    """Where ``norm`` lies on the fixed scale, 0 to 1 (clamped); None when unknown or not finite."""
+    if norm is None or not math.isfinite(norm) or norm <= 0:
+        return None
+    t = (math.log10(norm) - LOG_LOW) / (LOG_HIGH - LOG_LOW)
+    return min(max(t, 0.0), 1.0)
+
+
+def _ramp(t: float) -> QColor:
+    for (t0, c0), (t1, c1) in zip(_RAMP, _RAMP[1:]):
+        if t <= t1:
+            a, b = QColor(c0), QColor(c1)
+            f = 0.0 if t1 == t0 else (t - t0) / (t1 - t0)
+            return QColor.fromRgbF(a.redF() + (b.redF() - a.redF()) * f, a.greenF() + (b.greenF() - a.greenF()) * f,
+                                   a.blueF() + (b.blueF() - a.blueF()) * f)
+    return QColor(_RAMP[-1][1])
+
+
+def norm_colour(norm: float | None) -> QColor:
+    """The fill for a gradient norm on the fixed log scale (grey when unknown)."""
+    t = norm_position(norm)
+    return QColor(NO_GRAD_GREY) if t is None else _ramp(t)
+
+
+def paint_nan_tag(painter: QPainter, rect: QRectF) -> None:
+    """The NaN/Inf tag in a box's top-right corner (white on red)."""
+    tag = QRectF(rect.right() - 30, rect.top() - 7, 30, 13)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(NAN_RED))
+    painter.drawRoundedRect(tag, 3, 3)
+    font = QFont(painter.font())
+    font.setPointSizeF(7)
+    font.setBold(True)
+    painter.setFont(font)
+    painter.setPen(QColor("white"))
+    painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, "NaN")
+
+
+def legend_texts(mode: str) -> list[str]:
+    """Every line the legend shows for a colouring mode (tests and exports read these)."""
+    common = ["hooks registered (gold border)", "NaN/Inf inside (red border, NaN tag)",
+              "no gradient reached it (dashed, faded)", "module box (double border; ×N: repeated blocks)"]
+    if mode == "grad_norm":
+        return [f"gradient norm, fixed log scale 1e{LOG_LOW} … 1e+{LOG_HIGH}", "no gradient known (grey)", *common]
+    return [text for _, _, text in _KIND_SWATCHES] + common
+
+
+_ROW = 16.0
+_PAD = 8.0
+_WIDTH = 300.0
+
+
+def legend_size(mode: str) -> QSize:
+    rows = len(legend_texts(mode)) + (2 if mode == "grad_norm" else 0)
+    return QSize(int(_WIDTH), int(2 * _PAD + _ROW * (rows + 1)))
+
+
+def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str, *, dark: bool = False) -> None:
+    """Draw the legend for ``mode`` with its top-left corner at the given point."""
+    size = legend_size(mode)
+    frame = QRectF(origin_x, origin_y, size.width(), size.height())
+    painter.save()
+    painter.setPen(QPen(QColor("#8c959f"), 1.0))
+    painter.setBrush(QColor(22, 27, 34, 235) if dark else QColor(255, 255, 255, 235))
+    painter.drawRoundedRect(frame, 6, 6)
+    text_colour = QColor("#e6edf3" if dark else "#1f2328")
+    font = QFont(painter.font())
+    font.setPointSizeF(8)
+    font.setBold(True)
+    painter.setFont(font)
+    painter.setPen(text_colour)
+    x, y = origin_x + _PAD, origin_y + _PAD
+    painter.drawText(QRectF(x, y, _WIDTH - 2 * _PAD, _ROW), Qt.AlignmentFlag.AlignVCenter,
+                     "Colour: gradient norm" if mode == "grad_norm" else "Colour: node kind")
+    font.setBold(False)
+    painter.setFont(font)
+    y += _ROW
+    swatch = QRectF(0, 0, 22, 11)
+    texts = legend_texts(mode)
+    if mode == "grad_norm":
+        bar = QRectF(x, y + 2, _WIDTH - 2 * _PAD, 10)
+        gradient = QLinearGradient(bar.topLeft(), bar.topRight())
+        for t, colour in _RAMP:
+            gradient.setColorAt(t, QColor(colour))
+        painter.setPen(QPen(QColor("#8c959f"), 0.5))
+        painter.setBrush(QBrush(gradient))
+        painter.drawRect(bar)
+        y += _ROW
+        painter.setPen(text_colour)
+        for power in range(LOG_LOW, LOG_HIGH + 1, 2):
+            tx = bar.left() + bar.width() * (power - LOG_LOW) / (LOG_HIGH - LOG_LOW)
+            label = f"1e{power:+d}" if power else "1"
+            painter.drawText(QRectF(tx - 20, y - 4, 40, _ROW), Qt.AlignmentFlag.AlignCenter, label)
+        y += _ROW
+        painter.drawText(QRectF(x, y, _WIDTH, _ROW), Qt.AlignmentFlag.AlignVCenter, texts[0])
+        y += _ROW
+        marks = [(QColor(NO_GRAD_GREY), QPen(QColor("#7f8c9d"), 1.0), texts[1])]
+    else:
+        marks = [(QColor(fill), QPen(QColor("#7f8c9d"), 1.0), text) for _, fill, text in _KIND_SWATCHES]
+    hooked = QPen(QColor("#c9a227"), 2.5)
+    nan = QPen(QColor(NAN_RED), 3.0)
+    dashed = QPen(QColor("#7f8c9d"), 1.0, Qt.PenStyle.DashLine)
+    plain = QColor("#e3ecf7")
+    faded = QColor(plain)
+    faded.setAlpha(150)
+    marks += [(plain, hooked, texts[-4]), (plain, nan, texts[-3]), (faded, dashed, texts[-2]),
+              (QColor("#dfe7fd"), QPen(QColor("#57606a"), 2.0), texts[-1])]
+    for fill, pen, text in marks:
+        box = swatch.translated(x, y + 2)
+        painter.setPen(pen)
+        painter.setBrush(fill)
+        painter.drawRoundedRect(box, 3, 3)
+        if text == texts[-1]:  # the module box's double border
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(QColor("#57606a"), 1.0))
+            painter.drawRoundedRect(box.adjusted(2, 2, -2, -2), 2, 2)
+        painter.setPen(text_colour)
+        painter.drawText(QRectF(x + 30, y, _WIDTH - 30 - 2 * _PAD, _ROW), Qt.AlignmentFlag.AlignVCenter, text)
+        y += _ROW
+    painter.restore()
+
+
+class LegendWidget(QWidget):
+    """The legend in the graph view's corner; it follows the colouring mode."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Legend")
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.mode = "kind"
+        self.dark = False
+        self.resize(legend_size(self.mode))
+
+    def set_mode(self, mode: str, *, dark: bool = False) -> None:
+        self.mode, self.dark = mode, dark
+        self.resize(legend_size(mode))
+        self.setToolTip("\n".join(legend_texts(mode)))
+        self.update()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return legend_size(self.mode)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        paint_legend(painter, 0.5, 0.5, self.mode, dark=self.dark)
+        painter.end()

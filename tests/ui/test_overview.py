@@ -1,0 +1,178 @@
+"""Reading a real model at a glance (issue 11): the overview, the current node, filters, export.
+
+Expected values come from the models' structure or from plain PyTorch, never
+from a previous gradexplorer run.
+"""
+
+import re
+import xml.etree.ElementTree as ET
+
+import torch
+from torch import nn
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage
+
+from tests.programs import MODEL
+
+from gradexplorer.core.grouping import GROUP_PREFIX
+from gradexplorer.resources import read_example
+from gradexplorer.ui.graph_view import GroupItem
+from gradexplorer.ui.legend import legend_texts, norm_colour
+
+from .conftest import run_and_wait
+from .test_main_window import click_node
+
+
+def test_a_two_layer_transformer_opens_with_its_layers_as_boxes(qtbot, window):
+    window.example_actions["10_transformer_training"].trigger()
+    result = run_and_wait(qtbot, window)
+    items = window.graph_view.items_by_id
+    for layer in ("model.layers.0", "model.layers.1"):
+        item = items[GROUP_PREFIX + layer]
+        assert isinstance(item, GroupItem) and item.group.type_name == "TransformerEncoderLayer"
+        assert item.names.startswith("TransformerEncoderLayer · ")
+    assert len(items) <= 60 < result.capture.graph.number_of_nodes()
+    # A first picture a person can read: labels drawn, not a sliver.
+    assert window.graph_view.zoom_level() >= window.graph_view.READABLE_ZOOM
+
+
+def test_forty_layers_open_as_one_pattern_box_and_double_click_opens_it(qtbot, window):
+    code = re.sub(r"^NUM_LAYERS = \d+$", "NUM_LAYERS = 40", read_example("10_transformer_training"), flags=re.M)
+    window.editor.setPlainText(code)
+    run_and_wait(qtbot, window, timeout=120_000)
+    box = window.graph_view.items_by_id[GROUP_PREFIX + "model.layers.[0-39]"]
+    assert "TransformerEncoderLayer ×40" in box.names
+    view = window.graph_view
+    view.centerOn(box)
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.mapFromScene(box.scenePos()))
+    layers = {g.path for g in window.result.display.groups.values()}
+    assert {f"model.layers.{i}" for i in range(40)} <= layers
+
+
+def _first_modules_of_linear_weights(window):
+    graph = window.result.capture.graph
+    return [n for n in window.find("weight") if graph.nodes[n].get("module")]
+
+
+def test_ctrl_k_after_a_find_folds_the_current_match_not_another(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    run_and_wait(qtbot, window)
+    graph = window.result.capture.graph
+    window.find("weight")  # match 1
+    matches = window.find("weight")  # match 2 of 3: model.2.0.weight is current, all three selected
+    assert len(window.graph_view.selected_nodes()) == len(matches) == 3
+    current = window.graph_view.selected_node()
+    assert current == matches[1]
+    module = graph.nodes[current]["module"]
+    qtbot.keyClick(window.graph_view, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    assert window.result.display.collapsed == {module}
+    assert window.graph_view.selected_node() == GROUP_PREFIX + module
+
+
+def test_clicking_makes_a_node_current_and_the_inspector_follows(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    result = run_and_wait(qtbot, window)
+    window.find("weight")
+    node = click_node(qtbot, window, "model.3.bias")
+    assert window.graph_view.selected_node() == node and window.graph_view.selected_nodes() == [node]
+    assert window.inspector.names.text() == "model.3.bias"
+    assert window.graph_view.items_by_id[node].current
+
+
+def _plain_path_ops(weight_of):
+    """Op names from loss.grad_fn down to the weight's AccumulateGrad, by walking next_functions."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Sequential(nn.Linear(8, 8), nn.ReLU()), nn.Linear(8, 1))
+    loss = model(torch.randn(5, 4)).pow(2).mean()
+    target = weight_of(model)
+    stack = [(loss.grad_fn, [loss.grad_fn.name()])]
+    while stack:
+        fn, path = stack.pop()
+        if getattr(fn, "variable", None) is target:
+            return sorted(path)
+        for child, _ in fn.next_functions:
+            if child is not None:
+                stack.append((child, path + [child.name()]))
+    raise AssertionError("no path")
+
+
+def test_filter_hides_the_rest_then_clear_restores_it(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    result = run_and_wait(qtbot, window)
+    graph = result.capture.graph
+    click_node(qtbot, window, "model.0.weight")
+    window.filter_mode_combo.setCurrentIndex(window.filter_mode_combo.findData("hide"))
+    index = window.filter_combo.findData("path")
+    window.filter_combo.setCurrentIndex(index)
+    window.filter_combo.activated.emit(index)
+    visible = window.graph_view.visible_node_ids()
+    assert sorted(graph.nodes[n]["op"] for n in visible) == _plain_path_ops(lambda m: m[0].weight)
+    assert window.filter_count.text().strip() == f"{len(visible)} of {graph.number_of_nodes()} nodes"
+    assert window.clear_filter_action.isEnabled()
+    window.clear_filter_action.trigger()
+    assert len(window.graph_view.visible_node_ids()) == graph.number_of_nodes()
+    assert all(item.opacity() == 1.0 for item in window.graph_view.items_by_id.values())
+    assert window.filter_count.text() == "" and not window.clear_filter_action.isEnabled()
+
+
+def test_a_filter_stays_while_a_box_is_closed_and_opened(qtbot, window):
+    window.editor.setPlainText(MODEL)
+    result = run_and_wait(qtbot, window)
+    graph = result.capture.graph
+    click_node(qtbot, window, "model.0.weight")
+    window.filter_mode_combo.setCurrentIndex(window.filter_mode_combo.findData("hide"))
+    window.apply_filter("path")
+    window.collapse_module("model.2")  # the path runs through model.2.0: its box stays visible
+    assert window.graph_view.items_by_id[GROUP_PREFIX + "model.2"].isVisible()
+    assert not window.graph_view.items_by_id[result.capture.node_named("model.3.bias")].isVisible()
+    window.expand_group("model.2")
+    window.expand_group("model.2.0")
+    window.expand_group("model.2.1")
+    visible = window.graph_view.visible_node_ids()
+    assert sorted(graph.nodes[n]["op"] for n in visible) == _plain_path_ops(lambda m: m[0].weight)
+
+
+def test_gradient_norm_colours_are_on_one_fixed_scale_for_every_graph(qtbot, window):
+    # w's gradient is 2 * 0.78 = 1.56 in both programs; the second also has a huge gradient elsewhere.
+    programs = ["w = torch.tensor([0.78], requires_grad=True)\n(w * w).sum().backward()\n",
+                "w = torch.tensor([0.78], requires_grad=True)\nv = torch.tensor([1.0], requires_grad=True)\n"
+                "((w * w).sum() + (v * 1e6).sum()).backward()\n"]
+    colours = []
+    for code in programs:
+        window.editor.setPlainText(code)
+        run_and_wait(qtbot, window)
+        window.colour_combo.setCurrentIndex(window.colour_combo.findData("grad_norm"))
+        window.colour_combo.activated.emit(window.colour_combo.currentIndex())
+        w = window.result.capture.node_named("w")
+        colours.append(window.graph_view.items_by_id[w]._brush.color().name())
+    assert colours[0] == colours[1] == norm_colour(1.56).name()
+    assert norm_colour(1e-3).name() != norm_colour(1.56).name()
+    assert window.graph_view.legend.isVisible() and window.graph_view.legend.mode == "grad_norm"
+
+
+def _svg_texts(path):
+    root = ET.parse(path).getroot()
+    return [t.strip() for el in root.iter() if el.tag.endswith("text") for t in el.itertext() if t.strip()]
+
+
+def test_exported_svg_holds_every_node_and_the_legend(qtbot, window, tmp_path):
+    window.example_actions["11_resnet_cnn"].trigger()
+    run_and_wait(qtbot, window)
+    window.expand_group("model.stage2")  # some boxes, some opened
+    view = window.graph_view
+    view.zoom_by(4.0)  # what is on screen is a small part of the drawing
+    assert window.export("svg", tmp_path / "resnet")
+    texts = _svg_texts(tmp_path / "resnet.svg")
+    labels = [item.op for item in view.items_by_id.values()]
+    for label in labels:  # every box and node, not only the visible part
+        assert label in texts, label
+    for line in legend_texts(view.colour_mode):
+        assert line in texts, line
+    assert window.export("png", tmp_path / "resnet", scale=1.0)
+    image = QImage(str(tmp_path / "resnet.png"))
+    width, height = view.export_size(1.0)
+    assert (image.width(), image.height()) == (width, height)
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()  # the zoomed-in part on screen
+    assert image.height() > 2 * visible.height()
+    assert image.pixelColor(2, 2) == QColor("#ffffff")  # no selection, no viewport grab
