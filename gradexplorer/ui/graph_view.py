@@ -230,13 +230,25 @@ class GroupItem(NodeItem):
             view.group_activated.emit(self.group.path)
 
 
-def _edge_path(path: QPainterPath, ux: float, uy: float, vx: float, vy: float) -> None:
-    """A vertical S-curve from the bottom of u's box to the top of v's, with an arrowhead."""
-    ay = uy + NODE_HEIGHT / 2
-    by = vy - NODE_HEIGHT / 2 - 4
-    bend = max((by - ay) / 2, 20.0)
-    path.moveTo(ux, ay)
-    path.cubicTo(ux, ay + bend, vx, by - bend, vx, by)
+def _edge_path(path: QPainterPath, ux: float, uy: float, vx: float, vy: float, via=()) -> None:
+    """An edge from the bottom of u's box to the top of v's, with an arrowhead.
+
+    Between two layers it is a vertical S-curve; a long edge passes through
+    its waypoints (``via``, from the layout), straight down through each
+    layer it crosses, so it goes around the boxes there, not through them.
+    """
+    half = NODE_HEIGHT / 2
+    x, y = ux, uy + half
+    path.moveTo(x, y)
+    for wx, wy in via:
+        top = wy - half
+        bend = max((top - y) / 2, 10.0)
+        path.cubicTo(x, y + bend, wx, top - bend, wx, top)
+        x, y = wx, wy + half
+        path.lineTo(x, y)
+    by = vy - half - 4
+    bend = max((by - y) / 2, 20.0 if not via else 10.0)
+    path.cubicTo(x, y + bend, vx, by - bend, vx, by)
     path.moveTo(vx - 4, by - 2)
     path.lineTo(vx + 4, by - 2)
     path.lineTo(vx, by + 4)
@@ -286,6 +298,7 @@ class GraphView(QGraphicsView):
         self.filter_mode = "dim"
         self.legend = LegendWidget(self)
         self.legend.setVisible(False)
+        self.legend_wanted = True  # View > Show Legend
 
     # -- content ---------------------------------------------------------------------
     def clear_graph(self) -> None:
@@ -358,7 +371,7 @@ class GraphView(QGraphicsView):
         if self.filter_ids is not None:
             self._apply_filter_to_items()
         self.legend.set_mode(self.colour_mode, dark=dark)
-        self.legend.setVisible(bool(display.nodes))
+        self.legend.setVisible(bool(display.nodes) and self.legend_wanted)
         self._place_legend()
         self.initial_view()
 
@@ -371,6 +384,7 @@ class GraphView(QGraphicsView):
         if self._layout is None or self.display is None:
             return
         positions = self._layout.positions
+        routes = self._layout.routes
         layer_of = {node_id: i for i, row in enumerate(self._layout.layers) for node_id in row}
         passing = self._passing_display_ids()
         bands: dict[tuple[int, bool], QPainterPath] = {}
@@ -384,7 +398,7 @@ class GraphView(QGraphicsView):
                 path = bands[key] = QPainterPath()
             ux, uy = positions[u]
             vx, vy = positions[v]
-            _edge_path(path, ux, uy, vx, vy)
+            _edge_path(path, ux, uy, vx, vy, routes.get((u, v), ()))
         colour = QColor("#8b949e" if self._dark else "#8c959f")
         faint = QColor(colour)
         faint.setAlpha(50)
@@ -532,7 +546,8 @@ class GraphView(QGraphicsView):
         graph_edges = self._graph.edges
         for u, v in edges:
             start, end = QPointF(*positions[u]), QPointF(*positions[v])
-            _edge_path(path, start.x(), start.y(), end.x(), end.y())
+            via = self._layout.routes.get((u, v), ())
+            _edge_path(path, start.x(), start.y(), end.x(), end.y(), via)
             if (u, v) in graph_edges:
                 data = graph_edges[u, v]
                 text = "slot " + ",".join(str(s) for s in data["slots"])
@@ -544,7 +559,8 @@ class GraphView(QGraphicsView):
             label = QGraphicsSimpleTextItem(text)
             label.setFont(font)
             label.setBrush(QColor("#0969da"))
-            label.setPos(start.x() + (end.x() - start.x()) * 0.25 + 4, start.y() + NODE_HEIGHT / 2 + 2)
+            towards = via[0][0] if via else end.x()
+            label.setPos(start.x() + (towards - start.x()) * 0.25 + 4, start.y() + NODE_HEIGHT / 2 + 2)
             label.setZValue(3)
             label.setToolTip(tip)
             scene.addItem(label)
@@ -556,6 +572,12 @@ class GraphView(QGraphicsView):
         self._overlay.append(overlay)
 
     # -- legend ----------------------------------------------------------------------
+    def set_legend_wanted(self, wanted: bool) -> None:
+        """Show or hide the legend in the corner (exports always carry one)."""
+        self.legend_wanted = wanted
+        self.legend.setVisible(wanted and bool(self.items_by_id))
+        self._place_legend()
+
     def _place_legend(self) -> None:
         area = self.viewport().geometry()  # inside the frame, above the scroll bar
         self.legend.move(area.left() + 8, max(area.bottom() - self.legend.height() - 8, area.top() + 8))

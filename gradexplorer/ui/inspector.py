@@ -284,6 +284,8 @@ class Inspector(QScrollArea):
         form.addRow("Tensor", self.meta)
         form.addRow("Source", self.source)
         outer.addLayout(form)
+        self._form = form
+        self._path_row = path_row
 
         # A leaf's accumulated .grad and its per-pass story come first: it is
         # what a user debugging a training loop looks for.
@@ -366,6 +368,7 @@ class Inspector(QScrollArea):
         self._attrs = attrs
         self._passes = tuple(passes)
         self._checks = tuple(checks)
+        self._label_rows(("Kind", "Names", "Created", "Tensor"), box=False)
         boxes = (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box)
         if attrs is None:
             self.title.setText("Click a node to inspect it.")
@@ -462,16 +465,27 @@ class Inspector(QScrollArea):
                 lines.append(f"    pass {call.pass_index}: before {before} → after {after}{how}")
         self.hooks.setText("\n".join(lines))
 
+    def _label_rows(self, texts: tuple[str, str, str, str], *, box: bool) -> None:
+        """Name the form's rows for a node or for a module box; a box has no path or source line."""
+        for widget, text in zip((self.kind, self.names, self.created, self.meta), texts):
+            label = self._form.labelForField(widget)
+            if label is not None:
+                label.setText(text)
+        self._form.setRowVisible(self._path_row, not box)
+        self._form.setRowVisible(self.source, not box)
+
     def show_group(self, group) -> None:
         """A collapsed module box: what it holds."""
         self.show_node(None, None)
+        self._label_rows(("Module", "Holds", "Gradient", "Open"), box=True)
         self.title.setText(f"{group.path}  (module box)")
-        self.kind.setText(f"{group.title}, collapsed")
+        self.kind.setText(group.title + (" (a pattern of identical blocks)" if group.repeat else ""))
         self.names.setText(f"{len(group.members)} nodes; {group.inputs} edges in, {group.outputs} out")
         norm = "unknown" if group.grad_norm is None else format_number(group.grad_norm)
-        same = f"; same structure as {group.family_size - 1} other block(s)" if group.family_size > 1 else ""
-        self.created.setText(f"total gradient norm {norm}{same}")
-        self.meta.setText("double-click the box (or Ctrl+E) to expand it")
+        same = f"; same structure as {group.family_size - 1} other box(es)" if group.family_size > 1 else ""
+        self.created.setText(f"norm over its nodes' gradients {norm}{same}" +
+                             ("; NaN/Inf inside" if group.nonfinite else ""))
+        self.meta.setText("double-click the box (or Ctrl+E) to open it one level")
 
     def gradient_text(self) -> str:
         return self.grad.text()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QLinearGradient, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 __all__ = ["LOG_HIGH", "LOG_LOW", "NAN_RED", "LegendWidget", "legend_size", "legend_texts", "norm_colour",
@@ -89,30 +89,39 @@ def legend_texts(mode: str) -> list[str]:
 
 _ROW = 16.0
 _PAD = 8.0
-_WIDTH = 300.0
+_SWATCH_COLUMN = 30.0
+
+
+def _legend_font() -> QFont:
+    font = QFont()
+    font.setPointSizeF(8)
+    return font
 
 
 def legend_size(mode: str) -> QSize:
+    """The legend's size for ``mode``: its longest line decides the width."""
     rows = len(legend_texts(mode)) + (2 if mode == "grad_norm" else 0)
-    return QSize(int(_WIDTH), int(2 * _PAD + _ROW * (rows + 1)))
+    metrics = QFontMetricsF(_legend_font())
+    text = max(metrics.horizontalAdvance(line) for line in legend_texts(mode))
+    return QSize(int(text + _SWATCH_COLUMN + 2 * _PAD + 12), int(2 * _PAD + _ROW * (rows + 1)) + 2)
 
 
 def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str, *, dark: bool = False) -> None:
     """Draw the legend for ``mode`` with its top-left corner at the given point."""
     size = legend_size(mode)
-    frame = QRectF(origin_x, origin_y, size.width(), size.height())
+    frame = QRectF(origin_x, origin_y, size.width() - 1, size.height() - 1)
+    width = frame.width()
     painter.save()
     painter.setPen(QPen(QColor("#8c959f"), 1.0))
     painter.setBrush(QColor(22, 27, 34, 235) if dark else QColor(255, 255, 255, 235))
     painter.drawRoundedRect(frame, 6, 6)
     text_colour = QColor("#e6edf3" if dark else "#1f2328")
-    font = QFont(painter.font())
-    font.setPointSizeF(8)
+    font = _legend_font()
     font.setBold(True)
     painter.setFont(font)
     painter.setPen(text_colour)
     x, y = origin_x + _PAD, origin_y + _PAD
-    painter.drawText(QRectF(x, y, _WIDTH - 2 * _PAD, _ROW), Qt.AlignmentFlag.AlignVCenter,
+    painter.drawText(QRectF(x, y, width - 2 * _PAD, _ROW), Qt.AlignmentFlag.AlignVCenter,
                      "Colour: gradient norm" if mode == "grad_norm" else "Colour: node kind")
     font.setBold(False)
     painter.setFont(font)
@@ -120,7 +129,7 @@ def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str,
     swatch = QRectF(0, 0, 22, 11)
     texts = legend_texts(mode)
     if mode == "grad_norm":
-        bar = QRectF(x, y + 2, _WIDTH - 2 * _PAD, 10)
+        bar = QRectF(x + 12, y + 2, width - 2 * _PAD - 24, 10)  # room for the end labels
         gradient = QLinearGradient(bar.topLeft(), bar.topRight())
         for t, colour in _RAMP:
             gradient.setColorAt(t, QColor(colour))
@@ -134,7 +143,7 @@ def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str,
             label = f"1e{power:+d}" if power else "1"
             painter.drawText(QRectF(tx - 20, y - 4, 40, _ROW), Qt.AlignmentFlag.AlignCenter, label)
         y += _ROW
-        painter.drawText(QRectF(x, y, _WIDTH, _ROW), Qt.AlignmentFlag.AlignVCenter, texts[0])
+        painter.drawText(QRectF(x, y, width - 2 * _PAD, _ROW), Qt.AlignmentFlag.AlignVCenter, texts[0])
         y += _ROW
         marks = [(QColor(NO_GRAD_GREY), QPen(QColor("#7f8c9d"), 1.0), texts[1])]
     else:
@@ -157,7 +166,8 @@ def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str,
             painter.setPen(QPen(QColor("#57606a"), 1.0))
             painter.drawRoundedRect(box.adjusted(2, 2, -2, -2), 2, 2)
         painter.setPen(text_colour)
-        painter.drawText(QRectF(x + 30, y, _WIDTH - 30 - 2 * _PAD, _ROW), Qt.AlignmentFlag.AlignVCenter, text)
+        painter.drawText(QRectF(x + _SWATCH_COLUMN, y, width - _SWATCH_COLUMN - 2 * _PAD, _ROW),
+                         Qt.AlignmentFlag.AlignVCenter, text)
         y += _ROW
     painter.restore()
 

@@ -117,6 +117,13 @@ def setup_menus(window) -> None:
     view_menu = menu.addMenu("&View")
     for action in (window.zoom_in_action, window.zoom_out_action, window.fit_action):
         view_menu.addAction(action)
+    view_menu.addSeparator()
+    window.legend_action = QAction("Show Legend", window)
+    window.legend_action.setCheckable(True)
+    window.legend_action.setChecked(True)
+    window.legend_action.setStatusTip("What the colours and borders of the graph mean (drawn into exports too)")
+    window.legend_action.toggled.connect(window.graph_view.set_legend_wanted)
+    view_menu.addAction(window.legend_action)
 
     toolbar = window.addToolBar("Run")
     toolbar.setObjectName("run_toolbar")
