@@ -179,11 +179,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-igraph", action="store_true")
     args = parser.parse_args(argv)
     use_dot = not args.no_dot and shutil.which("dot") is not None
-    try:
-        import igraph  # noqa: F401
-        use_igraph = not args.no_igraph
-    except ImportError:
-        use_igraph = False
+    import importlib.util
+
+    use_igraph = not args.no_igraph and importlib.util.find_spec("igraph") is not None
     print(f"dot: {'yes' if use_dot else 'not installed (skipped)'}; "
           f"igraph: {'yes' if use_igraph else 'not installed (skipped)'}")
     failures = []

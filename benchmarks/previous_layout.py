@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Layout", "LayoutCancelled", "layered_layout", "replace_in_layout"]
+__all__ = ["Layout", "LayoutCancelled", "layered_layout"]
 
 
 class LayoutCancelled(Exception):

@@ -27,8 +27,9 @@ import networkx as nx
 
 from .summary import node_gradient, short_op
 
-__all__ = ["CHUNK", "DisplayGraph", "Group", "Hierarchy", "OVERVIEW_BOXES", "PATTERN_MIN", "collapse_one", "display_graph", "expand_display", "expand_one",
-           "expand_to_show", "hierarchy", "initial_collapse", "parent_box"]
+__all__ = ["CHUNK", "DisplayGraph", "Group", "Hierarchy", "OVERVIEW_BOXES", "PATTERN_MIN", "breadcrumbs",
+           "collapse_at_depth", "collapse_one", "deepest_level", "depth_of", "display_graph", "drawn_count",
+           "expand_display", "expand_one", "expand_to_show", "hierarchy", "initial_collapse", "parent_box"]
 
 GROUP_PREFIX = "group:"
 
@@ -389,6 +390,58 @@ def initial_collapse(graph: nx.DiGraph, *, max_boxes: int = OVERVIEW_BOXES) -> f
         collapsed.update(kids)
         boxes = opened
     return frozenset(collapsed)
+
+
+def deepest_level(graph: nx.DiGraph) -> int:
+    """How many levels the module tree has (virtual levels included); 0 without modules."""
+    return max((len(chain) for chain in hierarchy(graph).chains.values()), default=0)
+
+
+def collapse_at_depth(graph: nx.DiGraph, depth: int) -> frozenset[str]:
+    """Every box at ``depth`` levels below the top closed (0: the top-level modules as boxes).
+
+    What the depth slider shows: at :func:`deepest_level` nothing is folded.
+    A module shallower than ``depth`` shows its own nodes.
+    """
+    return frozenset(chain[depth] for chain in hierarchy(graph).chains.values() if len(chain) > depth)
+
+
+def depth_of(graph: nx.DiGraph, collapsed: frozenset[str]) -> int:
+    """The slider position that best describes ``collapsed``: the deepest level of a closed box."""
+    if not collapsed:
+        return deepest_level(graph)
+    level = {}
+    for chain in hierarchy(graph).chains.values():
+        for index, path in enumerate(chain):
+            level[path] = index
+    return max(level.get(path, 0) for path in collapsed)
+
+
+def drawn_count(graph: nx.DiGraph, collapsed: frozenset[str]) -> int:
+    """How many boxes and nodes the picture with ``collapsed`` has (without building it)."""
+    chains = hierarchy(graph).chains
+    count = 0
+    boxes = set()
+    for _, module in graph.nodes(data="module"):
+        owner = _owner_of(module, collapsed, chains)
+        if owner is None:
+            count += 1
+        else:
+            boxes.add(owner)
+    return count + len(boxes)
+
+
+def breadcrumbs(graph: nx.DiGraph, path: str | None) -> tuple[str, ...]:
+    """The boxes above and at ``path`` (a module or a box), from the top, virtual levels included."""
+    if not path:
+        return ()
+    chains = hierarchy(graph).chains
+    if path in chains:
+        return chains[path]
+    for chain in chains.values():
+        if path in chain:
+            return chain[:chain.index(path) + 1]
+    return tuple(_prefixes(path))
 
 
 def expand_one(graph: nx.DiGraph, collapsed: frozenset[str], path: str) -> frozenset[str]:

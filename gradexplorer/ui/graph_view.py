@@ -49,6 +49,7 @@ from ..core.query import grad_norm
 from ..core.summary import node_gradient
 from ..core.tensors import format_number
 from .legend import NAN_RED, LegendWidget, legend_size, norm_colour, paint_legend, paint_nan_tag
+from .minimap import Minimap
 from .worker import display_width, label_width, node_label
 
 __all__ = ["GraphView", "NodeItem", "node_style"]
@@ -299,6 +300,11 @@ class GraphView(QGraphicsView):
         self.legend = LegendWidget(self)
         self.legend.setVisible(False)
         self.legend_wanted = True  # View > Show Legend
+        self.minimap = Minimap(self)
+        self.minimap.setVisible(False)
+        self.minimap_wanted = True  # View > Show Minimap
+        self.horizontalScrollBar().valueChanged.connect(self._on_view_moved)
+        self.verticalScrollBar().valueChanged.connect(self._on_view_moved)
 
     # -- content ---------------------------------------------------------------------
     def clear_graph(self) -> None:
@@ -314,6 +320,7 @@ class GraphView(QGraphicsView):
         self._layout = None
         self.current = None
         self.legend.setVisible(False)
+        self.minimap.setVisible(False)
         old = self.scene()
         scene = QGraphicsScene(self)
         scene.selectionChanged.connect(self._on_scene_selection_changed)
@@ -374,6 +381,8 @@ class GraphView(QGraphicsView):
         self.legend.setVisible(bool(display.nodes) and self.legend_wanted)
         self._place_legend()
         self.initial_view()
+        self.minimap.refresh()
+        self._update_minimap_visibility()
 
     def _draw_edges(self) -> None:
         """(Re)draw the edges as bands of layers; a filter dims or drops edges to nodes outside it."""
@@ -432,6 +441,7 @@ class GraphView(QGraphicsView):
             else:
                 item._brush, _, item._text = _paint_tools(item.style, self._dark)
             item.update()
+        self.minimap.refresh()
 
     # -- filter ----------------------------------------------------------------------
     def set_filter(self, node_ids, mode: str = "dim") -> int:
@@ -447,6 +457,7 @@ class GraphView(QGraphicsView):
         self.filter_ids = filter_ids
         self.filter_mode = mode
         self._apply_filter_to_items()
+        self.minimap.refresh()
         passing = self._passing_display_ids()
         return len(self.items_by_id) if passing is None else len(passing)
 
@@ -585,12 +596,32 @@ class GraphView(QGraphicsView):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self._place_legend()
+        self._update_minimap_visibility()
+
+    # -- minimap ---------------------------------------------------------------------
+    def set_minimap_wanted(self, wanted: bool) -> None:
+        """Show or hide the minimap (it shows only when the drawing is bigger than the view)."""
+        self.minimap_wanted = wanted
+        self._update_minimap_visibility()
+
+    def _update_minimap_visibility(self) -> None:
+        area = self.viewport().geometry()
+        self.minimap.move(area.right() - self.minimap.width() - 8, area.top() + 8)
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        drawing = self.drawing_rect()
+        bigger = not drawing.isEmpty() and not shown.contains(drawing)
+        self.minimap.setVisible(self.minimap_wanted and bigger and bool(self.items_by_id))
+        self.minimap.update()
+
+    def _on_view_moved(self, _value: int = 0) -> None:
+        if self.minimap.isVisible():
+            self.minimap.update()
 
     # -- export ----------------------------------------------------------------------
     #: An exported image is at most this many pixels on its longest side.
     MAX_EXPORT_PIXELS = 16000
 
-    def _drawing_rect(self) -> QRectF:
+    def drawing_rect(self) -> QRectF:
         """The whole drawing (every box and edge) with a small margin, in scene coordinates."""
         positions = self._layout.positions if self._layout is not None else {}
         if not positions:
@@ -604,13 +635,13 @@ class GraphView(QGraphicsView):
 
     def export_scale(self, scale: float) -> float:
         """``scale`` reduced so that the image stays within :data:`MAX_EXPORT_PIXELS`."""
-        rect = self._drawing_rect()
+        rect = self.drawing_rect()
         longest = max(rect.width(), rect.height() + legend_size(self.colour_mode).height(), 1.0)
         return min(scale, self.MAX_EXPORT_PIXELS / longest)
 
     def _paint_export(self, painter: QPainter, scale: float) -> None:
         """The whole graph, without selection marks, and the legend under it."""
-        rect = self._drawing_rect()
+        rect = self.drawing_rect()
         legend = legend_size(self.colour_mode)
         painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         painter.fillRect(QRectF(0, 0, rect.width() * scale, (rect.height() + legend.height() + 16) * scale),
@@ -634,7 +665,7 @@ class GraphView(QGraphicsView):
         painter.restore()
 
     def export_size(self, scale: float = 1.0) -> tuple[int, int]:
-        rect = self._drawing_rect()
+        rect = self.drawing_rect()
         legend = legend_size(self.colour_mode)
         width = max(rect.width(), legend.width() + 16)
         return math.ceil(width * scale), math.ceil((rect.height() + legend.height() + 16) * scale)
@@ -671,30 +702,41 @@ class GraphView(QGraphicsView):
         current = self.transform().m11()
         target = min(max(current * factor, 0.02), 8.0)
         self.scale(target / current, target / current)
+        self._update_minimap_visibility()
 
     def zoom_level(self) -> float:
         return self.transform().m11()
 
+    #: Below this zoom, labels are unreadable: Fit and a first picture never go smaller.
+    READABLE_ZOOM = 0.5
+    #: Small graphs are not blown up beyond this.
+    LARGEST_FIT_ZOOM = 1.5
+
     def fit(self) -> None:
-        # The layout knows the extent: itemsBoundingRect() would visit every item.
-        rect = self.scene().sceneRect() if self._layout is not None else QRectF()
+        """The whole drawing if it is readable so; otherwise fit its width (readably) and show its top.
+
+        A tall autograd graph fitted whole is a sliver of unreadable boxes;
+        fitted by width it reads, and the height scrolls (roots first).
+        """
+        rect = self.drawing_rect()
         if rect.isEmpty():
             return
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.zoom_level() > 1.5:  # small graphs: readable size, not huge boxes
-            self.zoom_by(1.5 / self.zoom_level())
-
-    #: Below this zoom, labels are unreadable: a first picture never starts smaller.
-    READABLE_ZOOM = 0.5
+        area = self.viewport().rect()
+        whole = min(area.width() / rect.width(), area.height() / rect.height())
+        zoom = min(whole, self.LARGEST_FIT_ZOOM)
+        if zoom < self.READABLE_ZOOM:
+            zoom = min(max(area.width() / rect.width(), self.READABLE_ZOOM), self.LARGEST_FIT_ZOOM)
+        self.zoom_by(zoom / self.zoom_level())
+        visible = self.mapToScene(area).boundingRect()
+        if visible.height() >= rect.height():
+            self.centerOn(rect.center())
+        else:
+            self.centerOn(rect.center().x(), rect.top() + visible.height() / 2)
+        self._update_minimap_visibility()
 
     def initial_view(self) -> None:
-        """Fit the graph; if that makes it unreadably small, show its top (the roots) readably instead."""
+        """The first picture: :meth:`fit`."""
         self.fit()
-        if self._layout is not None and self.zoom_level() < self.READABLE_ZOOM:
-            self.zoom_by(self.READABLE_ZOOM / self.zoom_level())
-            rect = self.scene().sceneRect()
-            visible = self.mapToScene(self.viewport().rect()).boundingRect()
-            self.centerOn(rect.center().x(), rect.top() + visible.height() / 2)
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
         steps = event.angleDelta().y() / 120.0

@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..core import export
@@ -35,7 +37,18 @@ from ..core.collector import freeze_survivors, paused_collection
 from ..core.devices import resolve_device
 from ..core.errors import DeviceUnavailableError, SnapshotError
 from ..core.graph import CaptureGraph
-from ..core.grouping import GROUP_PREFIX, collapse_one, expand_display, expand_to_show, parent_box
+from ..core.grouping import (
+    GROUP_PREFIX,
+    breadcrumbs,
+    collapse_at_depth,
+    collapse_one,
+    deepest_level,
+    depth_of,
+    drawn_count,
+    expand_display,
+    expand_to_show,
+    parent_box,
+)
 from ..core.modules import audit_rows
 from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.session import SESSION_SUFFIX, Session, ViewState, load_session, not_a_regular_file, save_session, write_atomic
@@ -44,6 +57,7 @@ from ..resources import read_example
 from .capture_retirer import CaptureRetirer
 from .console import Console
 from .editor import CodeEditor
+from .graph_navigator import GraphNavigator
 from .graph_view import GraphView
 from .idle_collector import IdleCollector
 from .inspector import Inspector
@@ -109,9 +123,16 @@ class MainWindow(QMainWindow):
         left.addWidget(self.editor)
         left.addWidget(self.console)
         left.setSizes([520, 200])
+        self.navigator = GraphNavigator()
+        graph_area = QWidget()
+        graph_column = QVBoxLayout(graph_area)
+        graph_column.setContentsMargins(0, 0, 0, 0)
+        graph_column.setSpacing(0)
+        graph_column.addWidget(self.navigator)
+        graph_column.addWidget(self.graph_view, 1)
         center = QSplitter(Qt.Orientation.Horizontal)
         center.addWidget(left)
-        center.addWidget(self.graph_view)
+        center.addWidget(graph_area)
         center.setSizes([480, 720])
         self.setCentralWidget(center)
 
@@ -150,6 +171,8 @@ class MainWindow(QMainWindow):
 
         self.graph_view.node_selected.connect(self._on_graph_view_node_selected)
         self.graph_view.group_activated.connect(self.expand_group)
+        self.navigator.crumb_clicked.connect(self.collapse_module)
+        self.navigator.depth_chosen.connect(self.set_depth)
         self.editor.line_activated.connect(self._on_editor_line_activated)
         self.inspector.source_requested.connect(self.editor.go_to_line)
         self.console.line_requested.connect(self.editor.go_to_line)
@@ -609,6 +632,7 @@ class MainWindow(QMainWindow):
         else:
             self.graph_view.show_graph(cap.graph, result.layout, passes_ran=bool(cap.passes),
                                        display=result.display)
+        self._update_navigator()
         self.inspector.show_node(None, None)
         self.tensors_pane.show_explanations(cap.explanations)
         self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules))
@@ -651,10 +675,14 @@ class MainWindow(QMainWindow):
     def _on_graph_view_node_selected(self, node_id: str) -> None:
         if not node_id or self.result is None:
             self.inspector.show_node(None, None)
+            self.navigator.set_crumbs(())
             return
+        graph = self.result.capture.graph
         if node_id.startswith(GROUP_PREFIX):
             self.inspector.show_group(self.result.display.groups[node_id])
+            self.navigator.set_crumbs(breadcrumbs(graph, node_id[len(GROUP_PREFIX):]))
             return
+        self.navigator.set_crumbs(breadcrumbs(graph, graph.nodes[node_id].get("module")))
         cap = self.result.capture
         self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id))
 
@@ -717,6 +745,7 @@ class MainWindow(QMainWindow):
         cap = self.result.capture
         self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
+        self._update_navigator()
 
     def expand_group(self, path: str) -> None:
         """Open a module box one level (only that box is recomputed) and centre on what it held."""
@@ -737,6 +766,8 @@ class MainWindow(QMainWindow):
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
         self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
+        self._update_navigator()
+
         def inside(module: str) -> bool:  # exact paths: "model.1" holds "model.1.fc", not "model.10"
             return module == path or module.startswith(path + ".")
 
@@ -746,6 +777,39 @@ class MainWindow(QMainWindow):
         if shown:
             self.graph_view.select_nodes(shown[:1])
         self.status.setText(f"Expanded {path}: {len(self.result.display.nodes)} boxes and nodes on screen")
+
+    #: The depth slider refuses a picture with more boxes and nodes than this (open boxes one by one).
+    MAX_DRAWN = 10_000
+
+    def _update_navigator(self) -> None:
+        """The depth slider's range and position for the picture on screen."""
+        if self.result is None or self.result.display is None:
+            self.navigator.set_levels(0, 0)
+            return
+        graph = self.result.capture.graph
+        self.navigator.set_levels(deepest_level(graph), depth_of(graph, self.result.display.collapsed))
+
+    def set_depth(self, depth: int) -> None:
+        """Open every module box down to ``depth`` levels (the slider); refused above :data:`MAX_DRAWN`."""
+        if self.result is None or self.result.display is None:
+            return
+        graph = self.result.capture.graph
+
+        def plan():
+            collapsed = collapse_at_depth(graph, depth)
+            return collapsed, drawn_count(graph, collapsed)
+
+        planned = self._view_job("depth", plan)
+        if planned is None:
+            return
+        collapsed, count = planned
+        if count > self.MAX_DRAWN:
+            self._update_navigator()  # back to where the picture is
+            self.status.setText(f"Depth {depth} would draw {count:,} boxes and nodes (more than "
+                                f"{self.MAX_DRAWN:,}): open the boxes you need by double-click instead")
+            return
+        self.redisplay(collapsed)
+        self.status.setText(f"Depth {depth}: {len(self.result.display.nodes)} boxes and nodes")
 
     def collapse_module(self, path: str) -> None:
         if self.result is None or self.result.display is None:

@@ -124,6 +124,12 @@ def setup_menus(window) -> None:
     window.legend_action.setStatusTip("What the colours and borders of the graph mean (drawn into exports too)")
     window.legend_action.toggled.connect(window.graph_view.set_legend_wanted)
     view_menu.addAction(window.legend_action)
+    window.minimap_action = QAction("Show Minimap", window)
+    window.minimap_action.setCheckable(True)
+    window.minimap_action.setChecked(True)
+    window.minimap_action.setStatusTip("A small picture of the whole graph when it is bigger than the view")
+    window.minimap_action.toggled.connect(window.graph_view.set_minimap_wanted)
+    view_menu.addAction(window.minimap_action)
 
     toolbar = window.addToolBar("Run")
     toolbar.setObjectName("run_toolbar")

@@ -50,11 +50,6 @@ def test_forty_layers_open_as_one_pattern_box_and_double_click_opens_it(qtbot, w
     assert {f"model.layers.{i}" for i in range(40)} <= layers
 
 
-def _first_modules_of_linear_weights(window):
-    graph = window.result.capture.graph
-    return [n for n in window.find("weight") if graph.nodes[n].get("module")]
-
-
 def test_ctrl_k_after_a_find_folds_the_current_match_not_another(qtbot, window):
     window.editor.setPlainText(MODEL)
     run_and_wait(qtbot, window)
@@ -72,7 +67,7 @@ def test_ctrl_k_after_a_find_folds_the_current_match_not_another(qtbot, window):
 
 def test_clicking_makes_a_node_current_and_the_inspector_follows(qtbot, window):
     window.editor.setPlainText(MODEL)
-    result = run_and_wait(qtbot, window)
+    run_and_wait(qtbot, window)
     window.find("weight")
     node = click_node(qtbot, window, "model.3.bias")
     assert window.graph_view.selected_node() == node and window.graph_view.selected_nodes() == [node]
@@ -176,3 +171,59 @@ def test_exported_svg_holds_every_node_and_the_legend(qtbot, window, tmp_path):
     visible = view.mapToScene(view.viewport().rect()).boundingRect()  # the zoomed-in part on screen
     assert image.height() > 2 * visible.height()
     assert image.pixelColor(2, 2) == QColor("#ffffff")  # no selection, no viewport grab
+
+
+def test_the_depth_slider_opens_every_box_level_by_level(qtbot, window):
+    window.example_actions["11_resnet_cnn"].trigger()
+    result = run_and_wait(qtbot, window)
+    graph = result.capture.graph
+    slider = window.navigator.slider
+    assert slider.maximum() == max(len(m.split(".")) for _, m in graph.nodes(data="module") if m)
+    slider.setValue(0)  # as the keyboard does: the picture follows at once
+    assert {g.path for g in window.result.display.groups.values()} == {"model"}
+    slider.setValue(2)
+    assert "model.stage2.0" in {g.path for g in window.result.display.groups.values()}
+    slider.setValue(slider.maximum())
+    assert not window.result.display.groups and len(window.graph_view.items_by_id) == graph.number_of_nodes()
+    assert window.navigator.depth_label.text() == "Depth: all nodes"
+
+
+def test_the_depth_slider_refuses_a_picture_too_big_to_draw(qtbot, window):
+    window.example_actions["11_resnet_cnn"].trigger()
+    run_and_wait(qtbot, window)
+    before = window.result.display
+    window.MAX_DRAWN = 20
+    window.navigator.slider.setValue(window.navigator.slider.maximum())
+    assert window.result.display is before
+    assert "would draw" in window.status.text()
+    assert window.navigator.slider.value() < window.navigator.slider.maximum()  # back where the picture is
+
+
+def test_breadcrumbs_show_the_current_nodes_modules_and_fold_into_one(qtbot, window):
+    window.example_actions["11_resnet_cnn"].trigger()
+    run_and_wait(qtbot, window)
+    window.expand_group("model.stage2")
+    window.expand_group("model.stage2.0")
+    window.graph_view.select_node(GROUP_PREFIX + "model.stage2.0.conv1")
+    crumbs = [button.text() for button in window.navigator.crumb_buttons]
+    assert crumbs == ["model", "stage2", "0", "conv1"]
+    qtbot.mouseClick(window.navigator.crumb_buttons[1], Qt.MouseButton.LeftButton)
+    assert GROUP_PREFIX + "model.stage2" in window.graph_view.items_by_id
+    assert window.graph_view.selected_node() == GROUP_PREFIX + "model.stage2"
+    assert [button.text() for button in window.navigator.crumb_buttons] == ["model", "stage2"]
+
+
+def test_the_minimap_shows_a_big_drawing_and_a_click_there_moves_the_view(qtbot, window):
+    window.example_actions["11_resnet_cnn"].trigger()
+    run_and_wait(qtbot, window)
+    window.navigator.slider.setValue(window.navigator.slider.maximum())  # 100 nodes: taller than the view
+    view, minimap = window.graph_view, window.graph_view.minimap
+    assert minimap.isVisible()
+    bottom = minimap.scene_point(minimap.rect().center()).y() + 1  # below the middle of the drawing
+    target = minimap._target
+    qtbot.mouseClick(minimap, Qt.MouseButton.LeftButton,
+                     pos=target.center().toPoint() + (target.bottomLeft() - target.center()).toPoint() * 0.9)
+    centre = view.mapToScene(view.viewport().rect().center())
+    assert centre.y() > bottom
+    window.minimap_action.setChecked(False)
+    assert not minimap.isVisible()
