@@ -25,7 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
+from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer  # noqa: E402
+from PySide6.QtWidgets import QDockWidget  # noqa: E402
 
 from gradexplorer.resources import read_example, resource_root  # noqa: E402
 from gradexplorer.ui.app import create_application  # noqa: E402
@@ -79,6 +80,12 @@ def docs_pictures(window, app, folder: Path) -> None:
     _save(window, app, folder / "resnet-block-gradient-norm.png")
     window.colour_combo.setCurrentIndex(window.colour_combo.findData("kind"))
     window.colour_combo.activated.emit(window.colour_combo.currentIndex())
+    dock = window.findChild(QDockWidget, "bottom_dock")
+    window.resizeDocks([dock], [430], Qt.Orientation.Vertical)
+    window.bottom_tabs.setCurrentWidget(window.gradient_flow_pane)
+    _save(window, app, folder / "gradient-flow-resnet.png")
+    window.resizeDocks([dock], [190], Qt.Orientation.Vertical)
+    window.bottom_tabs.setCurrentIndex(0)
     _run(window, read_example("12_lstm_unrolled"))
     _save(window, app, folder / "overview-lstm.png")
 

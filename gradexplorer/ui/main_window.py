@@ -58,6 +58,7 @@ from .capture_retirer import CaptureRetirer
 from .console import Console
 from .editor import CodeEditor
 from .graph_navigator import GraphNavigator
+from .gradient_flow_pane import GradientFlowPane
 from .graph_view import GraphView
 from .idle_collector import IdleCollector
 from .inspector import Inspector
@@ -67,7 +68,7 @@ from .run_controller import RunController
 from .settings import Settings
 from .tensors_pane import TensorsPane
 from .window_menus import setup_menus
-from .worker import CaptureJob, CaptureResult, expanded_layout, prepare_view
+from .worker import CaptureJob, CaptureResult, expanded_layout, flow_of, prepare_view
 
 __all__ = ["MainWindow"]
 
@@ -118,6 +119,7 @@ class MainWindow(QMainWindow):
         self.inspector = Inspector()
         self.tensors_pane = TensorsPane()
         self.modules_pane = ModulesPane()
+        self.gradient_flow_pane = GradientFlowPane()
 
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.editor)
@@ -144,6 +146,7 @@ class MainWindow(QMainWindow):
         self.bottom_tabs = QTabWidget()
         self.bottom_tabs.addTab(self.tensors_pane, "Tensors")
         self.bottom_tabs.addTab(self.modules_pane, "Modules")
+        self.bottom_tabs.addTab(self.gradient_flow_pane, "Gradient flow")
         bottom_dock = QDockWidget("Tensors and modules", self)
         bottom_dock.setObjectName("bottom_dock")
         bottom_dock.setWidget(self.bottom_tabs)
@@ -177,6 +180,7 @@ class MainWindow(QMainWindow):
         self.inspector.source_requested.connect(self.editor.go_to_line)
         self.console.line_requested.connect(self.editor.go_to_line)
         self.tensors_pane.node_requested.connect(self._on_tensors_pane_node_requested)
+        self.gradient_flow_pane.node_requested.connect(self._on_tensors_pane_node_requested)
         self.tensors_pane.line_requested.connect(self.editor.go_to_line)
 
         self.editor.setPlainText(_WELCOME_HEADER + read_example("03_next_functions"))
@@ -295,6 +299,7 @@ class MainWindow(QMainWindow):
         self.tensors_pane.show_explanations(())
         self.tensors_pane.clearSelection()
         self.modules_pane.show_audits(())
+        self.gradient_flow_pane.show_flows((), [])
         self.search_box.clear()
         self._show_filter("all", None)
 
@@ -636,6 +641,7 @@ class MainWindow(QMainWindow):
         self.inspector.show_node(None, None)
         self.tensors_pane.show_explanations(cap.explanations)
         self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules))
+        self.gradient_flow_pane.show_flows(*(result.flow if result.flow is not None else flow_of(cap)))
         self.last_gui_seconds = time.perf_counter() - started
         self.editor.set_error_line(cap.error.line if cap.error is not None else None)
         if cap.error is not None:
@@ -972,8 +978,9 @@ def _prepare_session(session: Session | None) -> tuple[Session | None, CaptureRe
         return None, None
     display, layout = prepare_view(session.capture)
     rows = tuple(audit_rows(session.capture.modules))
+    flow = flow_of(session.capture)
     freeze_survivors()  # kept until replaced: out of later collections (core.collector)
-    return session, CaptureResult(session.capture, layout, 0.0, display, module_rows=rows)
+    return session, CaptureResult(session.capture, layout, 0.0, display, module_rows=rows, flow=flow)
 
 
 def _read_and_prepare(path: Path) -> tuple[Session, CaptureResult]:

@@ -48,12 +48,13 @@ from PySide6.QtCore import QObject, Signal, Slot
 from ..core.capture import Capture, capture
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.errors import CaptureStopped, GradexplorerError
+from ..core.gradient_flow import FlowWarning, ParameterFlow, flow_warnings, gradient_flow
 from ..core.grouping import DisplayGraph, display_graph, initial_collapse
 from ..core.modules import AuditRow, audit_rows
 from ..core.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
 from ..core.summary import short_op
 
-__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "label_width",
+__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "flow_of", "label_width",
            "layout_capture", "layout_display", "node_label", "prepare_view"]
 
 
@@ -77,6 +78,14 @@ class CaptureResult:
     note: str = ""  # e.g. why there is no layout
     #: The module audit as tree rows (:func:`~gradexplorer.core.modules.audit_rows`), made off the GUI thread.
     module_rows: tuple[AuditRow, ...] | None = None
+    #: Gradient flow per parameter and pass, and its warnings (:func:`flow_of`), made off the GUI thread.
+    flow: tuple[tuple[ParameterFlow, ...], tuple[FlowWarning, ...]] | None = None
+
+
+def flow_of(cap: Capture) -> tuple[tuple[ParameterFlow, ...], tuple[FlowWarning, ...]]:
+    """The gradient flow of a capture and its vanishing/exploding warnings, in any thread."""
+    flows = gradient_flow(cap.graph, len(cap.passes))
+    return flows, tuple(flow_warnings(flows))
 
 
 def node_label(attrs: dict) -> tuple[str, str]:
@@ -178,8 +187,10 @@ class CaptureWorker(QObject):
                     display, layout = None, None
                     note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
                 rows = tuple(audit_rows(result.modules))
+                flow = flow_of(result)
                 freeze_survivors()
-            self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows))
+            self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows,
+                                             flow))
         except GradexplorerError as exc:  # e.g. the device does not exist
             self.errored.emit(str(exc))
         except Exception:  # a bug of ours: report it, never crash the app

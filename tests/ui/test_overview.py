@@ -5,8 +5,10 @@ from a previous gradexplorer run.
 """
 
 import re
+import textwrap
 import xml.etree.ElementTree as ET
 
+import pytest
 import torch
 from torch import nn
 
@@ -227,3 +229,45 @@ def test_the_minimap_shows_a_big_drawing_and_a_click_there_moves_the_view(qtbot,
     assert centre.y() > bottom
     window.minimap_action.setChecked(False)
     assert not minimap.isVisible()
+
+
+def test_gradient_flow_chart_matches_param_grad_and_a_point_selects_the_parameter(qtbot, window):
+    window.example_actions["06_mlp_training_step"].trigger()
+    result = run_and_wait(qtbot, window)
+    pane = window.gradient_flow_pane
+    window.bottom_tabs.setCurrentWidget(pane)
+    # Plain PyTorch, the same program: .grad of model.2.weight after each of the three steps.
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    x, y = torch.randn(16, 4), torch.randn(16, 1)
+    expected = []
+    for _ in range(3):
+        optimizer.zero_grad()
+        nn.functional.mse_loss(model(x), y).backward()
+        expected.append(model[2].weight.grad.norm().item())
+        optimizer.step()
+    names = [flow.name for flow in pane.flows]
+    column = names.index("model.2.weight")
+    drawn = [ys[xs.index(column)] for _, xs, ys in pane.series]
+    assert drawn == pytest.approx(expected, rel=1e-5)
+    assert pane.plot is not None and len(pane.series) == 3
+    pane._on_points_clicked(None, [type("Point", (), {"data": lambda self: pane.flows[column].node_id})()])
+    assert window.graph_view.selected_node() == result.capture.node_named("model.2.weight")
+    assert "4 parameters × 3 pass(es)" in pane.summary.text()
+
+
+def test_gradient_flow_lists_a_vanishing_layer_and_clicking_it_selects_it(qtbot, window):
+    window.editor.setPlainText(textwrap.dedent("""
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 4), nn.Linear(4, 1))
+        h = model[0](torch.randn(8, 4)) * 1e-7
+        model[2](model[1](h)).pow(2).mean().backward()
+    """))
+    result = run_and_wait(qtbot, window)
+    pane = window.gradient_flow_pane
+    texts = [pane.warnings.item(i).text() for i in range(pane.warnings.count())]
+    assert any(text.startswith("↓ vanishing: model.0.weight") for text in texts), texts
+    row = next(i for i, text in enumerate(texts) if "model.0.weight" in text)
+    pane.warnings.itemClicked.emit(pane.warnings.item(row))
+    assert window.graph_view.selected_node() == result.capture.node_named("model.0.weight")
