@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from .accounting import leaf_steps
 from .capture import Capture
-from .tensors import TensorRecord
+from .tensors import TensorRecord, format_number
 from .verify import verify_capture
 
-__all__ = ["format_capture", "node_gradient", "short_op"]
+__all__ = ["format_capture", "node_gradient", "short_op", "value_caption"]
 
 
 def short_op(op: str) -> str:
@@ -31,6 +31,26 @@ def node_gradient(attrs: dict) -> TensorRecord | None:
         if outputs and outputs[0] is not None:
             return outputs[0]
     return None
+
+
+def value_caption(attrs: dict, *, width: int = 30) -> str:
+    """What "values on the graph" shows by a node: its forward value and its gradient's norm.
+
+    ``"[4, 8] float32 -0.5..0.7 · ‖g‖ 1.56"``; ``‖g‖ NaN/Inf`` when the
+    gradient has non-finite values; parts that are unknown are left out.
+    """
+    parts = []
+    value = attrs.get("value")
+    if value is not None:
+        parts.append(value.short(width=width))
+    grad = node_gradient(attrs)
+    if grad is not None:
+        norm, nonfinite = grad.norm_and_nonfinite()
+        if nonfinite:
+            parts.append("‖g‖ NaN/Inf")
+        elif norm is not None:
+            parts.append(f"‖g‖ {format_number(norm)}")
+    return " · ".join(parts)
 
 
 #: What a step's effect means, in the per-pass table.

@@ -46,7 +46,7 @@ from ..core.collector import paused_collection
 from ..core.grouping import DisplayGraph, display_graph
 from ..core.layout import Layout
 from ..core.query import grad_norm
-from ..core.summary import node_gradient
+from ..core.summary import node_gradient, value_caption
 from ..core.tensors import format_number
 from .legend import NAN_RED, LegendWidget, legend_size, norm_colour, paint_legend, paint_nan_tag
 from .minimap import Minimap
@@ -55,6 +55,10 @@ from .worker import display_width, label_width, node_label
 __all__ = ["GraphView", "NodeItem", "node_style"]
 
 NODE_HEIGHT = 36.0
+#: The value caption ("Values on the graph") sits in the gap above a box, where the edge carrying
+#: the node's forward value arrives: this tall, at most this wide.
+CAPTION_HEIGHT = 13.0
+CAPTION_WIDTH = 190.0
 _BAND_LAYERS = 6
 
 #: Fill colours per style (light palette, dark palette).
@@ -118,6 +122,9 @@ class NodeItem(QGraphicsItem):
         self._tip_ready = False
         self.current = False  # the view's current node: drawn with a ring
         self.nonfinite = style[3]
+        self.show_value = False  # "Values on the graph": a caption above the box
+        self._caption: str | None = None  # made on first paint with values on
+        self.caption_width = CAPTION_WIDTH  # up to the next box of the row (the view sets it)
 
     def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
         if not self._tip_ready:
@@ -143,7 +150,38 @@ class NodeItem(QGraphicsItem):
         return "\n".join(tip)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        return self._rect.adjusted(-7, -9, 7, 7)  # the ring and the NaN tag stick out
+        rect = self._rect.adjusted(-7, -9, 7, 7)  # the ring and the NaN tag stick out
+        if self.show_value:  # the caption above the box, right of the arriving edge
+            rect = rect.united(QRectF(self._rect.center().x(), self._rect.top() - CAPTION_HEIGHT - 2,
+                                      self.caption_width, CAPTION_HEIGHT))
+        return rect
+
+    def caption(self) -> str:
+        """The value caption (see :func:`~gradexplorer.core.summary.value_caption`)."""
+        if self._caption is None:
+            self._caption = value_caption(self.attrs)
+        return self._caption
+
+    def set_show_value(self, shown: bool) -> None:
+        if shown != self.show_value:
+            self.prepareGeometryChange()
+            self.show_value = shown
+            self.update()
+
+    def _paint_caption(self, painter: QPainter) -> None:
+        text = self.caption()
+        if not text:
+            return
+        font = QFont(painter.font())
+        font.setPointSizeF(7.5)
+        font.setBold(False)
+        painter.setFont(font)
+        painter.setPen(QColor("#57606a"))
+        area = QRectF(self._rect.center().x() + 6, self._rect.top() - CAPTION_HEIGHT - 2, self.caption_width - 6,
+                      CAPTION_HEIGHT)
+        metrics = painter.fontMetrics()
+        painter.drawText(area, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom,
+                         metrics.elidedText(text, Qt.TextElideMode.ElideRight, int(area.width())))
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         detail = option.levelOfDetailFromTransform(painter.worldTransform())
@@ -163,6 +201,8 @@ class NodeItem(QGraphicsItem):
             painter.drawRoundedRect(self._rect.adjusted(-5, -5, 5, 5), 9, 9)
         if self.nonfinite:
             paint_nan_tag(painter, self._rect)
+        if self.show_value:
+            self._paint_caption(painter)
         painter.setPen(self._text)
         font = painter.font()
         font.setPointSizeF(8.5)
@@ -204,6 +244,9 @@ class GroupItem(NodeItem):
         self._pen = QPen(QColor(NAN_RED) if group.nonfinite else QColor("#57606a"), 3.0 if group.nonfinite else 2.0)
         self.nonfinite = group.nonfinite
         self._rect.adjust(0, -4, 0, 4)
+
+    def caption(self) -> str:
+        return ""  # a box's label already carries its gradient norm
 
     def tooltip_text(self) -> str:
         g = self.group
@@ -297,6 +340,8 @@ class GraphView(QGraphicsView):
         #: Graph node ids that pass the active filter (None: no filter), and "dim" or "hide".
         self.filter_ids: frozenset[str] | None = None
         self.filter_mode = "dim"
+        #: "Values on the graph": each node's value and gradient norm drawn by it.
+        self.show_values = False
         self.legend = LegendWidget(self)
         self.legend.setVisible(False)
         self.legend_wanted = True  # View > Show Legend
@@ -365,6 +410,7 @@ class GraphView(QGraphicsView):
                 width = label_width(label)
                 item = NodeItem(node_id, attrs, width, node_style(attrs, passes_ran=passes_ran), dark, label)
             item.setPos(x, y)
+            item.show_value = self.show_values
             scene.addItem(item)
             self.items_by_id[node_id] = item
         margin = 200
@@ -373,6 +419,8 @@ class GraphView(QGraphicsView):
         scene.setSceneRect(QRectF(min(xs) - margin, min(ys) - NODE_HEIGHT - margin,
                                   max(xs) - min(xs) + 2 * margin, max(ys) - min(ys) + NODE_HEIGHT * 2 + 2 * margin))
         scene.blockSignals(False)
+        if self.show_values:
+            self._fit_captions()
         if self.colour_mode != "kind":
             self.set_colour_mode(self.colour_mode)
         if self.filter_ids is not None:
@@ -442,6 +490,31 @@ class GraphView(QGraphicsView):
                 item._brush, _, item._text = _paint_tools(item.style, self._dark)
             item.update()
         self.minimap.refresh()
+
+    def set_show_values(self, shown: bool) -> None:
+        """Draw (or stop drawing) each node's value and gradient norm above its box."""
+        self.show_values = shown
+        if shown:
+            self._fit_captions()
+        for item in self.items_by_id.values():
+            item.set_show_value(shown)
+        self.minimap.refresh()
+
+    def _fit_captions(self) -> None:
+        """Each caption runs at most to the next box of its row (it is cut with "…" there)."""
+        if self._layout is None:
+            return
+        positions = self._layout.positions
+        for row in self._layout.layers:
+            ordered = sorted((positions[n][0], n) for n in row if n in self.items_by_id)
+            for (x, node), following in zip(ordered, ordered[1:] + [None]):
+                room = CAPTION_WIDTH
+                if following is not None:
+                    other = self.items_by_id[following[1]]
+                    room = following[0] - other._rect.width() / 2 - x - 6
+                item = self.items_by_id[node]
+                item.prepareGeometryChange()
+                item.caption_width = max(min(room, CAPTION_WIDTH), 40.0)
 
     # -- filter ----------------------------------------------------------------------
     def set_filter(self, node_ids, mode: str = "dim") -> int:
@@ -609,7 +682,9 @@ class GraphView(QGraphicsView):
         self.minimap.move(area.right() - self.minimap.width() - 8, area.top() + 8)
         shown = self.mapToScene(self.viewport().rect()).boundingRect()
         drawing = self.drawing_rect()
-        bigger = not drawing.isEmpty() and not shown.contains(drawing)
+        # Bigger than the view: less than 90% of its width or height on screen (its margins aside).
+        bigger = not drawing.isEmpty() and (shown.width() < 0.9 * drawing.width() or
+                                            shown.height() < 0.9 * drawing.height())
         self.minimap.setVisible(self.minimap_wanted and bigger and bool(self.items_by_id))
         self.minimap.update()
 
@@ -722,14 +797,21 @@ class GraphView(QGraphicsView):
         if rect.isEmpty():
             return
         area = self.viewport().rect()
+        if self.legend_wanted and self.items_by_id:  # keep the bottom of the drawing clear of the legend
+            area = area.adjusted(0, 0, 0, -(self.legend.height() + 8))
         whole = min(area.width() / rect.width(), area.height() / rect.height())
         zoom = min(whole, self.LARGEST_FIT_ZOOM)
         if zoom < self.READABLE_ZOOM:
             zoom = min(max(area.width() / rect.width(), self.READABLE_ZOOM), self.LARGEST_FIT_ZOOM)
+        # Room to scroll on every side, so that the drawing can sit clear of the legend even
+        # when it is smaller than the view (Qt centres a scene that fits and ignores centerOn).
+        margin_x, margin_y = self.viewport().width() / zoom, self.viewport().height() / zoom
+        self.setSceneRect(rect.adjusted(-margin_x, -margin_y, margin_x, margin_y))
         self.zoom_by(zoom / self.zoom_level())
-        visible = self.mapToScene(area).boundingRect()
-        if visible.height() >= rect.height():
-            self.centerOn(rect.center())
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        usable = area.height() / zoom  # the part above the legend, in scene units
+        if usable >= rect.height():  # all of it fits: its top at the top of the usable part
+            self.centerOn(rect.center().x(), rect.top() - (usable - rect.height()) / 2 + visible.height() / 2)
         else:
             self.centerOn(rect.center().x(), rect.top() + visible.height() / 2)
         self._update_minimap_visibility()

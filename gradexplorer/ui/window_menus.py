@@ -118,6 +118,12 @@ def setup_menus(window) -> None:
     for action in (window.zoom_in_action, window.zoom_out_action, window.fit_action):
         view_menu.addAction(action)
     view_menu.addSeparator()
+    window.values_action = QAction("Values on the Graph", window)
+    window.values_action.setCheckable(True)
+    window.values_action.setShortcut(QKeySequence("Ctrl+Shift+V"))
+    window.values_action.setStatusTip("Show each node's forward value (shape, range) and gradient norm above it")
+    window.values_action.toggled.connect(window.graph_view.set_show_values)
+    view_menu.addAction(window.values_action)
     window.legend_action = QAction("Show Legend", window)
     window.legend_action.setCheckable(True)
     window.legend_action.setChecked(True)
@@ -175,7 +181,7 @@ def setup_menus(window) -> None:
     window.colour_combo.addItem("Colour: gradient norm (log)", "grad_norm")
     find.addWidget(window.colour_combo)
     for action in (window.nan_forward_action, window.nan_backward_action, window.collapse_action,
-                   window.expand_action):
+                   window.expand_action, window.values_action):
         find.addAction(action)
 
 

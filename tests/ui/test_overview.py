@@ -271,3 +271,26 @@ def test_gradient_flow_lists_a_vanishing_layer_and_clicking_it_selects_it(qtbot,
     row = next(i for i, text in enumerate(texts) if "model.0.weight" in text)
     pane.warnings.itemClicked.emit(pane.warnings.item(row))
     assert window.graph_view.selected_node() == result.capture.node_named("model.0.weight")
+
+
+def test_values_on_the_graph_show_each_nodes_value_and_gradient_norm(qtbot, window, tmp_path):
+    window.example_actions["03_next_functions"].trigger()
+    result = run_and_wait(qtbot, window)
+    # The same program in plain PyTorch: a, d's value and gradients.
+    a = torch.tensor(1.1, requires_grad=True)
+    b = torch.tensor(1.2, requires_grad=True)
+    c = torch.tensor(1.3, requires_grad=True)
+    d = a * b
+    d.retain_grad()
+    (d * c).backward()
+    items = window.graph_view.items_by_id
+    leaf_a, node_d = items[result.capture.node_named("a")], items[result.capture.node_named("d")]
+    assert not leaf_a.show_value
+    window.values_action.trigger()
+    assert leaf_a.show_value and node_d.show_value
+    assert leaf_a.caption() == f"{a.item():.4g} · ‖g‖ {a.grad.abs().item():.4g}"  # 1.1 · ‖g‖ 1.56
+    assert node_d.caption() == f"{d.item():.4g} · ‖g‖ {d.grad.abs().item():.4g}"  # 1.32 · ‖g‖ 1.3
+    assert window.export("svg", tmp_path / "values")  # captions go into the export too
+    assert leaf_a.caption() in _svg_texts(tmp_path / "values.svg")
+    window.values_action.trigger()
+    assert not leaf_a.show_value
