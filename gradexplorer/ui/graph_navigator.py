@@ -91,8 +91,8 @@ class GraphNavigator(QWidget):
         self.depth_chosen.emit(self.slider.value())
 
     # -- breadcrumbs -------------------------------------------------------------------
-    def set_crumbs(self, paths: tuple[str, ...]) -> None:
-        """Show ``paths`` (outermost first) as clickable crumbs; empty: a hint instead."""
+    def set_crumbs(self, paths: tuple[str, ...], hint: str = "Select a node to see which modules it is in") -> None:
+        """Show ``paths`` (outermost first) as clickable crumbs; empty: ``hint`` instead."""
         self.crumbs = tuple(paths)
         while self._crumb_layout.count():
             item = self._crumb_layout.takeAt(0)
@@ -101,9 +101,9 @@ class GraphNavigator(QWidget):
                 item.widget().deleteLater()
         self.crumb_buttons = []
         if not paths:
-            hint = QLabel("Select a node to see which modules it is in")
-            hint.setEnabled(False)
-            self._crumb_layout.addWidget(hint)
+            label = QLabel(hint)
+            label.setEnabled(False)
+            self._crumb_layout.addWidget(label)
             self._crumb_layout.addStretch(1)
             return
         parent = None

@@ -363,7 +363,9 @@ class GraphView(QGraphicsView):
         self.items_by_id = {}
         self._graph = None
         self._layout = None
-        self.current = None
+        had_current, self.current = self.current is not None, None
+        if had_current:  # the inspector and the breadcrumbs must not show a node that is gone
+            self.node_selected.emit("")
         self.legend.setVisible(False)
         self.minimap.setVisible(False)
         old = self.scene()
@@ -592,7 +594,10 @@ class GraphView(QGraphicsView):
         first = node_ids[0] if node_ids else None
         self._set_current(first)
         if center and self.current is not None:
-            self.centerOn(self.items_by_id[self.current])
+            item = self.items_by_id[self.current]
+            visible = self.mapToScene(self.viewport().rect()).boundingRect()
+            if not visible.contains(item.sceneBoundingRect()):  # already in sight: the view stays put
+                self.centerOn(item)
         self.node_selected.emit(self.current or "")
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API

@@ -688,7 +688,8 @@ class MainWindow(QMainWindow):
             self.inspector.show_group(self.result.display.groups[node_id])
             self.navigator.set_crumbs(breadcrumbs(graph, node_id[len(GROUP_PREFIX):]))
             return
-        self.navigator.set_crumbs(breadcrumbs(graph, graph.nodes[node_id].get("module")))
+        module = graph.nodes[node_id].get("module")
+        self.navigator.set_crumbs(breadcrumbs(graph, module), hint="This node was not made inside an nn.Module")
         cap = self.result.capture
         self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id))
 

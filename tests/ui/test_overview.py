@@ -213,6 +213,8 @@ def test_breadcrumbs_show_the_current_nodes_modules_and_fold_into_one(qtbot, win
     assert GROUP_PREFIX + "model.stage2" in window.graph_view.items_by_id
     assert window.graph_view.selected_node() == GROUP_PREFIX + "model.stage2"
     assert [button.text() for button in window.navigator.crumb_buttons] == ["model", "stage2"]
+    run_and_wait(qtbot, window)  # a new capture: nothing is selected, no crumbs of the old one stay
+    assert window.navigator.crumbs == () and window.inspector.title.text() == "Click a node to inspect it."
 
 
 def test_the_minimap_shows_a_big_drawing_and_a_click_there_moves_the_view(qtbot, window):
