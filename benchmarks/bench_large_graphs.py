@@ -47,7 +47,7 @@ from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer  # noqa: E402
 from bench_capture import transformer_code  # noqa: E402
 from bench_graph_view import render, time_dot  # noqa: E402
 from gradexplorer import capture  # noqa: E402
-from gradexplorer.core.grouping import expand_display  # noqa: E402
+from gradexplorer.core.grouping import expand_display, forget  # noqa: E402
 from gradexplorer.ui.app import create_application  # noqa: E402
 from gradexplorer.ui.graph_view import GraphView  # noqa: E402
 from gradexplorer.ui.worker import expanded_layout, prepare_view  # noqa: E402
@@ -115,6 +115,7 @@ class Heartbeat:
 def measure(app, cap, use_dot: bool) -> dict:
     """One pass from a finished capture to its first picture, then opening its biggest box."""
     graph = cap.graph
+    forget(graph)  # as on a fresh capture: the module tree and the boxes' gradient norms are not known yet
     view = GraphView()
     view.resize(1200, 800)
     view.show()

@@ -334,6 +334,7 @@ class GraphView(QGraphicsView):
         self._layout: Layout | None = None
         self._overlay: list[QGraphicsItem] = []
         self._edge_items: list[QGraphicsItem] = []
+        self._drawing_rect: QRectF | None = None  # computed once per drawing
         #: The current node (inspector, Ctrl+K, Ctrl+E); the selection may hold more.
         self.current: str | None = None
         self._pressed: str | None = None
@@ -360,6 +361,7 @@ class GraphView(QGraphicsView):
         """
         self._overlay = []
         self._edge_items = []
+        self._drawing_rect = None
         self.items_by_id = {}
         self._graph = None
         self._layout = None
@@ -703,15 +705,31 @@ class GraphView(QGraphicsView):
 
     def drawing_rect(self) -> QRectF:
         """The whole drawing (every box and edge) with a small margin, in scene coordinates."""
-        positions = self._layout.positions if self._layout is not None else {}
-        if not positions:
-            return QRectF()
-        half = max((item.boundingRect().width() / 2 for item in self.items_by_id.values()), default=60.0)
-        xs = [x for x, _ in positions.values()]
-        ys = [y for _, y in positions.values()]
-        margin = 24.0
-        return QRectF(min(xs) - half - margin, min(ys) - NODE_HEIGHT - margin,
-                      max(xs) - min(xs) + 2 * (half + margin), max(ys) - min(ys) + 2 * (NODE_HEIGHT + margin))
+        if self._drawing_rect is None:
+            positions = self._layout.positions if self._layout is not None else {}
+            if not positions:
+                return QRectF()
+            half = max((item._rect.width() / 2 for item in self.items_by_id.values()), default=60.0) + 9
+            xs = [x for x, _ in positions.values()]
+            ys = [y for _, y in positions.values()]
+            margin = 24.0
+            self._drawing_rect = QRectF(min(xs) - half - margin, min(ys) - NODE_HEIGHT - margin,
+                                        max(xs) - min(xs) + 2 * (half + margin),
+                                        max(ys) - min(ys) + 2 * (NODE_HEIGHT + margin))
+        return self._drawing_rect
+
+    def positions(self) -> dict[str, tuple[float, float]]:
+        """Where each drawn box is (its centre), from the layout."""
+        return self._layout.positions if self._layout is not None else {}
+
+    def drawn_edges(self) -> list[tuple[str, str]]:
+        """The edges drawn now (a filter that hides leaves out the edges of hidden boxes)."""
+        if self.display is None:
+            return []
+        passing = self._passing_display_ids()
+        if passing is None or self.filter_mode != "hide":
+            return list(self.display.edges)
+        return [(u, v) for u, v in self.display.edges if u in passing and v in passing]
 
     def export_scale(self, scale: float) -> float:
         """``scale`` reduced so that the image stays within :data:`MAX_EXPORT_PIXELS`."""
