@@ -2,7 +2,8 @@
 
 Usage::
 
-    gradexplorer capture SCRIPT [--device D] [--json OUT] [-o SESSION] [--max-rows N]
+    gradexplorer capture SCRIPT [--device D] [--isolated [--memory-limit GB]] [--json OUT] [-o SESSION]
+                                [--max-rows N]
     gradexplorer show SESSION         print a saved session's summary (runs nothing)
     gradexplorer devices              list devices and why some are missing
     gradexplorer examples             list the bundled example scripts
@@ -57,6 +58,11 @@ def _parser() -> argparse.ArgumentParser:
     cap.add_argument("--json", metavar="OUT", help="write the capture snapshot as JSON to OUT (- for stdout)")
     cap.add_argument("-o", "--session", metavar="SESSION", help="save the capture as a session file (.gxsession)")
     cap.add_argument("--max-rows", type=int, default=200, metavar="N", help="node rows to print (default 200)")
+    cap.add_argument("--isolated", action="store_true",
+                     help="run the script in a child process: os._exit, a crash in native code or running out of "
+                          "memory becomes an error report instead of ending gradexplorer")
+    cap.add_argument("--memory-limit", type=float, metavar="GB",
+                     help="with --isolated: memory the child may allocate (default: half of this machine's; 0: none)")
     cap.add_argument("--quiet", action="store_true", help="print nothing but errors")
     show = sub.add_parser("show", help="print the summary of a saved session without running its code")
     show.add_argument("session", help="a .gxsession file (or a capture --json snapshot)")
@@ -101,7 +107,13 @@ def _run_capture(args) -> int:
         reason = exc.strerror if getattr(exc, "strerror", None) else str(exc)
         return _fail(f"cannot read {args.script}: {reason}")
     try:
-        result = capture(code, device=args.device, filename=filename)
+        if args.isolated:
+            from .core.isolated import capture_isolated
+
+            limit = -1 if args.memory_limit is None else (int(args.memory_limit * 2**30) or None)
+            result = capture_isolated(code, device=args.device, filename=filename, memory_limit=limit)
+        else:
+            result = capture(code, device=args.device, filename=filename)
     except GradexplorerError as exc:
         return _fail(str(exc))
     if not args.quiet and args.json != "-":

@@ -142,6 +142,13 @@ MUTANTS = (
            "record = flow.outputs[0] if flow is not None and flow.outputs else None",
            "record = flow.inputs[0] if flow is not None and flow.inputs else None",
            ("tests/core/test_gradient_flow.py",)),
+    Mutant("a default dtype the program set stays for the next run", "gradexplorer/core/process_state.py",
+           "        torch.set_default_dtype(before.default_dtype)\n", "        pass\n",
+           ("tests/core/test_fresh_state.py",)),
+    Mutant("Stop is off while threads of the program still run", "gradexplorer/ui/main_window.py",
+           "        self.stop_action.setEnabled(running or bool(process_state.program_threads()))",
+           "        self.stop_action.setEnabled(running)",
+           ("tests/ui/test_main_window.py::test_the_console_names_what_the_program_changed_and_stop_ends_its_threads",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

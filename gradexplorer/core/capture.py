@@ -46,6 +46,7 @@ import networkx as nx
 import torch
 
 from .._version import __version__
+from . import process_state
 from .collector import fewer_collections, freeze_survivors, paused_collection
 from .devices import resolve_device
 from .explain import Explanation, explain_capture
@@ -219,6 +220,10 @@ class Capture:
         Seconds spent in ``run`` (the user's code with recording) and
         ``build`` (everything after it), which includes ``snapshot`` (turning
         recorded tensors into records) and ``graph`` (walk and assembly).
+    restored : tuple of str
+        What the program changed in the process (default dtype, working
+        directory, a monkeypatched ``Tensor.backward``, ...) and was put back
+        after it, and the threads it left running, one sentence each.
     """
 
     code: str
@@ -237,6 +242,9 @@ class Capture:
     versions: dict[str, str] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     value_elements: int = DEFAULT_VALUE_ELEMENTS
+    #: What the program changed in the process and gradexplorer put back, one sentence each
+    #: (:mod:`gradexplorer.core.process_state`), and threads it left running.
+    restored: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -441,13 +449,22 @@ def capture(
     with contextlib.ExitStack() as build_pause:
         with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), fewer_collections():
             streams[:] = [out, err]
+            before = process_state.snapshot()
+            flags = None
             try:
                 with torch.enable_grad(), torch.inference_mode(False), _default_device(torch_device), recorder:
                     with exec_guard() if exec_guard is not None else contextlib.nullcontext():
-                        exec(program, namespace)
+                        try:
+                            exec(program, namespace)
+                        finally:
+                            flags = process_state.thread_flags()
             except BaseException as exc:  # the user's exception (or a Stop) is data, never raised
                 error = _exception_report(exc, filename, lines)
                 del exc  # its frames hold the user's tensors
+            # Before the build: a default dtype the program set would change our own records.
+            restored = process_state.restore(before, flags, device=torch_device)
+            restored += tuple(f"your code left the thread {t.name!r} running; Stop or closing the window "
+                              f"interrupts it" for t in process_state.threads_left_running(before))
             # Building allocates many small objects while holding the whole
             # graph: pausing the cyclic GC meanwhile halves the time on big
             # graphs. The pause begins before the run's thresholds are given
@@ -506,6 +523,7 @@ def capture(
             timings={"run": ran - started, "build": built - ran, **phases},
             modules=modules,
             value_elements=value_elements,
+            restored=restored,
         )
         # Explanations read only the capture's plain data (as they will for a
         # reopened session).

@@ -65,6 +65,7 @@ import torch
 from torch.autograd.graph import Node, get_gradient_edge
 from torch.overrides import TorchFunctionMode
 
+from .errors import CaptureStopped
 from .tensors import PendingRecord, SnapshotBuffer, TensorRecord
 
 __all__ = [
@@ -440,8 +441,11 @@ def _following_thread_start(thread: threading.Thread) -> None:
         run = thread.run
 
         def followed_run():
-            with recorder.following_thread():
-                run()
+            try:
+                with recorder.following_thread():
+                    run()
+            except CaptureStopped:  # Stop or closing the window interrupted it (process_state): not an error
+                pass
 
         thread.run = followed_run
     _original_thread_start(thread)

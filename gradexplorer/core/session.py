@@ -856,6 +856,7 @@ def capture_from_dict(doc: dict, *, consume: bool = False) -> Capture:
         versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "capture.versions").items()},
         timings=timings,
         value_elements=_R.int_(doc.get("value_elements", 10_000), "capture.value_elements"),
+        restored=_R.strs(doc.get("restored", []), "capture.restored"),
     )
 
 

@@ -178,6 +178,7 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None) -> dict[str, Any
         "stdout": capture.stdout,
         "stderr": capture.stderr,
         "dropped_ops": capture.dropped_ops,
+        "restored": list(capture.restored),
         "timings": to_jsonable(capture.timings),
         "roots": list(graph.graph.get("roots", ())),
         "module_types": dict(graph.graph.get("module_types", {})),

@@ -140,6 +140,8 @@ def format_capture(capture: Capture, *, max_rows: int = 200) -> str:
             lines.append(f"... {hidden:,} more nodes (use --max-rows or --json for all)")
     if capture.dropped_ops:
         lines.append(f"note: {capture.dropped_ops:,} ops were not recorded (max_ops reached)")
+    for sentence in capture.restored:
+        lines.append(f"note: {sentence}")
     if capture.passes:
         lines.append("")
         lines.append("Backward passes:")

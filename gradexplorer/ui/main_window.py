@@ -30,12 +30,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import export
+from ..core import export, process_state
 from ..core.autosave import AutosaveSlot, find_orphans
 from ..core.capture import Capture, versions
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.devices import resolve_device
-from ..core.errors import DeviceUnavailableError, SnapshotError
+from ..core.errors import CaptureStopped, DeviceUnavailableError, SnapshotError
 from ..core.graph import CaptureGraph
 from ..core.grouping import (
     GROUP_PREFIX,
@@ -594,24 +594,41 @@ class MainWindow(QMainWindow):
             return False
         self.autosave_now()
         filename = "<editor>"
-        job = CaptureJob(self.editor.toPlainText(), device or self.device, filename)
+        job = CaptureJob(self.editor.toPlainText(), device or self.device, filename,
+                         isolated=self.engine_combo.currentData() == "isolated")
         self.console.reset(filename)
         self.editor.set_error_line(None)
         self._set_running(True)
         return self.runs.start(job)
 
     def stop_run(self) -> None:
-        """Interrupt the running code (pure-Python loops stop at once)."""
+        """Interrupt the running code (pure-Python loops stop at once), and threads a program left running."""
+        if not self.runs.is_running:
+            self.stop_program_threads()
+            return
         interrupted = self.runs.stop()
         if interrupted is True:
             self.status.setText("Stopping… (a running torch operation finishes first)")
         elif interrupted is False:
             self.status.setText("Stopping… (cancelling the graph drawing)")
 
+    def stop_program_threads(self) -> list[str]:
+        """Interrupt the threads earlier programs left running; the names of those that did not stop."""
+        stuck = process_state.interrupt_program_threads(CaptureStopped)
+        if stuck:
+            self.console.append_message("gradexplorer: these threads of your code did not stop (inside a long "
+                                        "native call?): " + ", ".join(stuck), error=True)
+        else:
+            self.console.append_message("gradexplorer: the threads your code left running were stopped")
+        self._set_running(False)
+        return stuck
+
     def _set_running(self, running: bool) -> None:
         self.run_action.setEnabled(not running)
-        self.stop_action.setEnabled(running)
+        # After a run, Stop stays on while threads the program started still run.
+        self.stop_action.setEnabled(running or bool(process_state.program_threads()))
         self.device_combo.setEnabled(not running)
+        self.engine_combo.setEnabled(not running)
         self.idle_collector.set_busy(running or self.jobs.busy)
 
     def _on_jobs_busy_changed(self, busy: bool) -> None:
@@ -646,8 +663,19 @@ class MainWindow(QMainWindow):
         self.editor.set_error_line(cap.error.line if cap.error is not None else None)
         if cap.error is not None:
             self.console.append_message(cap.error.traceback, error=True)
+        for sentence in cap.restored:  # what the program changed in the process, put back
+            self.console.append_message(f"gradexplorer: {sentence}")
 
     def _on_runs_returned(self, result: CaptureResult) -> None:
+        cap = result.capture
+        if cap.error is not None and cap.error.kind in ("crashed", "stopped") and not cap.graph.number_of_nodes():
+            # The isolated engine's process died or was killed: nothing to draw. The previous
+            # capture stays on screen; the program's output has been shown as it came.
+            self.console.append_message(cap.error.traceback or cap.error.message, error=True)
+            self.editor.set_error_line(cap.error.line)
+            kept = " (the previous capture is still shown)" if self.result is not None else ""
+            self.status.setText(("Stopped" if cap.error.kind == "stopped" else cap.error.headline()) + kept)
+            return
         self._show_result(result)
         self._autosave_capture()
         # A run of unchanged code adds nothing that cannot be made again by
@@ -960,10 +988,12 @@ class MainWindow(QMainWindow):
             QApplication.quit()
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
-        """Stop a running capture, wait for its thread, drop the autosave, save the window layout."""
+        """Stop a running capture and the threads programs left, drop the autosave, save the window layout."""
         if self.runs.is_running:
             self.stop_run()
             self.runs.wait(timeout_ms)
+        if process_state.program_threads():  # a non-daemon one would keep the process from exiting
+            process_state.interrupt_program_threads(CaptureStopped)
         self._autosave_timer.stop()
         self.idle_collector.close()
         self.retirer.finish_now()

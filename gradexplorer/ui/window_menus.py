@@ -147,6 +147,15 @@ def setup_menus(window) -> None:
     window.device_combo = _device_combo()
     device_label.setBuddy(window.device_combo)
     toolbar.addWidget(window.device_combo)
+    window.engine_combo = QComboBox()
+    window.engine_combo.setAccessibleName("Engine")
+    window.engine_combo.addItem("in the app", "thread")
+    window.engine_combo.addItem("isolated process", "isolated")
+    window.engine_combo.setToolTip(
+        "In the app: fast, live inspection (the default).\nIsolated process: the code runs in a child process; "
+        "os._exit, a crash in native code or running out of memory becomes an error report and the app, "
+        "the editor and the previous capture stay; Stop ends it at once. About a second more per run.")
+    toolbar.addWidget(window.engine_combo)
     toolbar.addSeparator()
     for action in (window.zoom_in_action, window.zoom_out_action, window.fit_action):
         toolbar.addAction(action)

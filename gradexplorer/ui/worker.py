@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ..core.capture import Capture, capture
+from ..core.isolated import capture_isolated
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.errors import CaptureStopped, GradexplorerError
 from ..core.gradient_flow import FlowWarning, ParameterFlow, flow_warnings, gradient_flow
@@ -60,11 +61,16 @@ __all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "exp
 
 @dataclass(frozen=True)
 class CaptureJob:
-    """What to run: the code, where, under which filename."""
+    """What to run: the code, where, under which filename, and in which engine.
+
+    ``isolated``: in a child process (:mod:`gradexplorer.core.isolated`),
+    which may die without taking the app along; Stop kills it at once.
+    """
 
     code: str
     device: str
     filename: str = "<editor>"
+    isolated: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,6 +171,7 @@ class CaptureWorker(QObject):
         self._armed = False  # the user's exec is running: Stop may interrupt it
         self._stop_sent = False
         self._cancel = threading.Event()
+        self._child_done = False  # isolated engine: the child process has ended
         self._pending: list[tuple[str, str]] = []
         self._lock = threading.Lock()
 
@@ -177,8 +184,16 @@ class CaptureWorker(QObject):
         try:
             # The capture lives until the next run replaces it: later
             # collections need not traverse it (core.collector explains).
-            result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
-                             on_output=self._on_output, exec_guard=self._armed_for_stop, freeze_result=True)
+            if self.job.isolated:
+                result = capture_isolated(self.job.code, device=self.job.device, filename=self.job.filename,
+                                          on_output=self._on_output, should_stop=self._cancel.is_set)
+                with self._lock:
+                    self._child_done = True
+                    self._cancel.clear()  # a Stop that killed the child is spent; one from now cancels the drawing
+                self.user_code_finished.emit()
+            else:
+                result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
+                                 on_output=self._on_output, exec_guard=self._armed_for_stop, freeze_result=True)
             with paused_collection():
                 try:
                     display, layout = prepare_view(result, should_stop=self._cancel.is_set)
@@ -234,6 +249,10 @@ class CaptureWorker(QObject):
 
     def request_stop(self) -> bool:
         """Stop the user code (True) or, once it has finished, cancel the layout (False)."""
+        if self.job.isolated:  # the engine polls the flag and kills its child process at once
+            with self._lock:
+                self._cancel.set()
+                return not self._child_done
         with self._lock:
             if not self._armed:
                 self._cancel.set()  # polled by the layout between its phases

@@ -1,6 +1,10 @@
 """The desktop app driven as a user would: menus, Run, clicks on nodes, panes."""
 
+import textwrap
+import threading
+
 import pytest
+import torch
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QTextCursor
 
@@ -305,3 +309,43 @@ def test_closing_during_a_long_native_op_waits_and_exits_cleanly(tmp_path):
     assert "waiting for the running op to finish" in done.stderr
     assert "exited 0 False" in done.stdout
     assert "QThread: Destroyed while thread is still running" not in done.stderr
+
+
+def test_the_console_names_what_the_program_changed_and_stop_ends_its_threads(qtbot, window):
+    window.editor.setPlainText(textwrap.dedent("""\
+        import threading, time
+        torch.set_default_dtype(torch.float64)
+        def spin():
+            while True:
+                time.sleep(0.01)
+        threading.Thread(target=spin, name="spinner", daemon=False).start()
+    """))
+    run_and_wait(qtbot, window)
+    text = window.console.toPlainText()
+    assert "gradexplorer: your code called torch.set_default_dtype(torch.float64); restored for the next run" in text
+    assert "'spinner' running" in text
+    assert torch.get_default_dtype() == torch.float32
+    assert window.stop_action.isEnabled()  # the run is over, its thread is not
+    window.stop_action.trigger()
+    assert not any(t.name == "spinner" and t.is_alive() for t in threading.enumerate())
+    assert not window.stop_action.isEnabled()
+    assert "were stopped" in window.console.toPlainText()
+
+
+def test_the_isolated_engine_survives_a_segfault_and_keeps_the_previous_capture(qtbot, window):
+    window.editor.setPlainText("x = torch.ones(2, requires_grad=True)\n(x * 2).sum().backward()\n")
+    previous = run_and_wait(qtbot, window)
+    shown = set(window.graph_view.items_by_id)
+    window.engine_combo.setCurrentIndex(window.engine_combo.findData("isolated"))
+    window.editor.setPlainText("import ctypes\nprint('before the crash')\nctypes.string_at(0)\n")
+    run_and_wait(qtbot, window, timeout=120_000)
+    assert window.isVisible() and window.result is previous  # the app and the previous capture stay
+    assert set(window.graph_view.items_by_id) == shown
+    console = window.console.toPlainText()
+    assert "before the crash" in console and "died with SIGSEGV at line 3" in console
+    assert "SIGSEGV at line 3" in window.status.text() and "previous capture" in window.status.text()
+    assert window.editor.toPlainText().startswith("import ctypes")  # the editor keeps the code
+    window.editor.setPlainText("y = torch.ones(3, requires_grad=True)\n(y * 3).sum().backward()\n")
+    result = run_and_wait(qtbot, window, timeout=120_000)  # the next isolated run works
+    assert result is not previous and result.capture.ok
+    assert result.capture.graph.nodes[result.capture.node_named("y")]["grad"].values() == [3.0, 3.0, 3.0]

@@ -1,0 +1,88 @@
+"""Isolated engine overhead: a run in a child process versus a run in the app's thread.
+
+Usage::
+
+    python benchmarks/bench_isolated.py [--nodes 10000] [--repeat 3]
+
+Both sides go from the code to the first picture's data: the capture
+(thread mode: :func:`gradexplorer.capture` in this process; isolated:
+:func:`gradexplorer.core.isolated.capture_isolated`, which starts a Python
+process that imports torch, runs the capture, writes it as a session file
+that this process reads back through the safe codec) and then
+:func:`gradexplorer.ui.worker.prepare_view` (overview and layout), as the
+app's worker does. The program is the transformer training step of
+``bench_capture.py``. Medians of ``--repeat`` alternating runs after a
+warm-up of each, with the spread.
+
+Target (issue 13): isolated under 1.5x thread mode, first picture included.
+The script exits 1 when it is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_capture import transformer_code  # noqa: E402
+from gradexplorer import capture  # noqa: E402
+from gradexplorer.core.isolated import capture_isolated  # noqa: E402
+
+TARGET_RATIO = 1.5
+
+
+def first_picture(cap) -> None:
+    from gradexplorer.ui.worker import prepare_view  # plain functions; no window is made
+
+    prepare_view(cap)
+
+
+def timed(fn) -> tuple[float, object]:
+    start = time.perf_counter()
+    cap = fn()
+    first_picture(cap)
+    return time.perf_counter() - start, cap
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    code = transformer_code(args.nodes)
+    thread = lambda: capture(code)  # noqa: E731
+    isolated = lambda: capture_isolated(code)  # noqa: E731
+    timed(thread)
+    timed(isolated)  # warm-up: the first child also fills the OS file cache
+    thread_s, isolated_s = [], []
+    nodes = None
+    for _ in range(args.repeat):
+        seconds, cap = timed(thread)
+        thread_s.append(seconds)
+        seconds, cap = timed(isolated)
+        isolated_s.append(seconds)
+        nodes = cap.graph.number_of_nodes()
+        phases = cap.timings
+    ratios = [i / t for i, t in zip(isolated_s, thread_s)]
+
+    def spread(values):
+        return f"{statistics.median(values):.2f} ({min(values):.2f}..{max(values):.2f})"
+
+    print(f"transformer training step, {nodes} nodes; median of {args.repeat} (min..max), code to first picture")
+    print(f"thread mode      {spread(thread_s)} s")
+    print(f"isolated process {spread(isolated_s)} s   (last run in the child: run {phases.get('run', 0):.2f} s, "
+          f"build {phases.get('build', 0):.2f} s; whole isolated capture {phases.get('isolated', 0):.2f} s)")
+    ratio = statistics.median(ratios)
+    met = ratio < TARGET_RATIO
+    print(f"isolated / thread {ratio:.2f}x ({min(ratios):.2f}..{max(ratios):.2f})   target < {TARGET_RATIO}x: "
+          f"{'met' if met else 'MISSED'}")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

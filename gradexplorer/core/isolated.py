@@ -1,0 +1,199 @@
+"""The isolated engine: run the user's code in a child process that may die without taking the app along.
+
+Thread mode (:func:`gradexplorer.capture`) runs the program in the app's own
+process: fast, live, but ``os._exit``, a crash in native code or an
+allocation far beyond memory end the app. :func:`capture_isolated` runs the
+same capture in a fresh ``python -m gradexplorer.core.isolated_child``
+process and reads its result back as a session file, with the same safe
+codec as any file the user opens (nothing is unpickled). Then:
+
+* the program's prints arrive as they happen (``on_output``);
+* ``should_stop()`` turning true kills the child at once, even inside a long
+  native op (thread mode has to wait for the op);
+* a child that dies becomes an :class:`~gradexplorer.core.errors.ErrorReport`
+  of kind ``"crashed"``: "the program's process died with SIGSEGV at line 3
+  (as far as it got: its output is kept)", or "called os._exit(3) at line 2";
+* the child's data segment is capped (:func:`default_memory_limit`: half
+  of the machine's memory, settable), so a runaway allocation fails with
+  torch's own out-of-memory error at the program's line.
+
+What it costs: a new process imports torch (about a second) and the capture
+is written and read as a session file; ``benchmarks/bench_isolated.py``
+prints it beside thread mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from .capture import Capture, versions
+from .devices import resolve_device
+from .errors import ErrorReport, SnapshotError
+from .graph import CaptureGraph
+from .session import load_session
+
+__all__ = ["capture_isolated", "default_memory_limit"]
+
+#: How often the parent looks at the child and at ``should_stop`` (seconds).
+_POLL = 0.02
+
+
+def default_memory_limit() -> int | None:
+    """Half of this machine's physical memory, in bytes (None where it cannot be read)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _fault_line(text: str, filename: str) -> int | None:
+    """The innermost line of the program in a faulthandler dump ("most recent call first")."""
+    match = re.search(r'File "' + re.escape(filename) + r'", line (\d+)', text)
+    return int(match.group(1)) if match else None
+
+
+def _crash_report(returncode: int, exit_line: tuple[int | None, int] | None, fault: str, child_stderr: str,
+                  filename: str) -> ErrorReport:
+    if exit_line is not None:
+        line, code = exit_line
+        where = f" at line {line}" if line else ""
+        message = (f"the program called os._exit({code}){where}; its process ended there (as far as it got: "
+                   f"its output is kept, the graph is not)")
+        return ErrorReport("crashed", "os._exit", message, line, traceback=message)
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        line = _fault_line(fault, filename)
+        where = f" at line {line}" if line else ""
+        why = " (killed: most likely out of memory, by the system)" if name == "SIGKILL" else ""
+        message = (f"the program's process died with {name}{where}{why}; as far as it got: its output is kept, "
+                   f"the graph is not")
+        frames = [row.strip() for row in fault.splitlines() if f'File "{filename}"' in row]
+        detail = ("\n\nwhere it was (innermost first):\n  " + "\n  ".join(frames)) if frames else ""
+        return ErrorReport("crashed", name, message, line, traceback=message + detail)
+    message = f"the program's process exited with code {returncode} before sending its capture"
+    tail = child_stderr.strip()[-4000:]
+    return ErrorReport("crashed", "ProcessExited", message, None,
+                       traceback=message + ("\n\n" + tail if tail else ""))
+
+
+def capture_isolated(
+    code: str,
+    *,
+    device: str = "cpu",
+    filename: str = "<editor>",
+    memory_limit: int | None = -1,
+    on_output: Callable[[str, str], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Capture:
+    """Run ``code`` in a child process and return its capture (or what happened to the process).
+
+    Parameters
+    ----------
+    code, device, filename
+        As for :func:`gradexplorer.capture`.
+    memory_limit : int or None, keyword-only
+        Bytes the child may allocate; ``-1`` (default) is
+        :func:`default_memory_limit`, None no limit.
+    on_output : callable, optional
+        ``on_output(stream, text)`` as the program prints, in a reader thread.
+    should_stop : callable, optional
+        Polled every 20 ms; when it returns True the child is killed and the
+        capture says "stopped".
+
+    Raises
+    ------
+    DeviceUnavailableError
+        The device does not exist here; nothing was started.
+    """
+    device = str(resolve_device(device))
+    if memory_limit == -1:
+        memory_limit = default_memory_limit()
+    folder = Path(tempfile.mkdtemp(prefix="gradexplorer-isolated-"))
+    started = time.perf_counter()
+    try:
+        job = {"code": code, "device": device, "filename": filename, "memory_limit": memory_limit,
+               "result_path": str(folder / "result.gxsession"), "fault_path": str(folder / "fault.txt")}
+        (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gradexplorer.core.isolated_child", str(folder / "job.json")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=os.getcwd(), env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        out: dict[str, list[str]] = {"stdout": [], "stderr": []}
+        state: dict = {"done": False, "exit_line": None}
+        child_stderr: list[str] = []
+
+        def read_channel() -> None:
+            for raw in process.stdout:
+                text = raw.decode("utf-8", "replace")
+                try:
+                    message = json.loads(text)
+                except ValueError:  # native code printing straight to the descriptor
+                    message = {"out": "stdout", "text": text}
+                if not isinstance(message, dict):
+                    message = {"out": "stdout", "text": text}
+                if "out" in message:
+                    stream = "stderr" if message["out"] == "stderr" else "stdout"
+                    out[stream].append(str(message.get("text", "")))
+                    if on_output is not None:
+                        on_output(stream, str(message.get("text", "")))
+                elif "exit_line" in message:
+                    state["exit_line"] = (message["exit_line"], message.get("code", 0))
+                elif message.get("done"):
+                    state["done"] = True
+
+        def read_errors() -> None:
+            for raw in process.stderr:
+                child_stderr.append(raw.decode("utf-8", "replace"))
+
+        readers = [threading.Thread(target=read_channel, daemon=True), threading.Thread(target=read_errors,
+                                                                                        daemon=True)]
+        for reader in readers:
+            reader.start()
+        stopped = False
+        while process.poll() is None:
+            if should_stop is not None and should_stop():
+                process.kill()  # at once, even inside a native op
+                stopped = True
+                process.wait()
+                break
+            time.sleep(_POLL)
+        for reader in readers:
+            reader.join(5)
+        stdout, stderr = "".join(out["stdout"]), "".join(out["stderr"])
+        base = Capture(code=code, filename=filename, device=device, graph=CaptureGraph(), stdout=stdout,
+                       stderr=stderr, executed=True, versions=versions())
+        if stopped:
+            return replace(base, error=ErrorReport("stopped", "Stopped", "stopped by the user (the program's "
+                                                   "process was killed)", None))
+        result_path = Path(job["result_path"])
+        if process.returncode == 0 and state["done"] and result_path.exists():
+            try:
+                capture = load_session(result_path).capture
+            except SnapshotError as exc:  # a child that wrote something we refuse: say so, keep the output
+                message = f"the program's process sent a capture that cannot be read: {exc}"
+                return replace(base, error=ErrorReport("crashed", "SnapshotError", message, None, traceback=message))
+            timings = {**capture.timings, "isolated": time.perf_counter() - started}
+            return replace(capture, timings=timings)
+        fault = ""
+        fault_path = Path(job["fault_path"])
+        if fault_path.exists():
+            fault = fault_path.read_text(encoding="utf-8", errors="replace")
+        return replace(base, error=_crash_report(process.returncode, state["exit_line"], fault,
+                                                 "".join(child_stderr), filename))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

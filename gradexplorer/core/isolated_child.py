@@ -1,0 +1,89 @@
+"""The child process of the isolated engine: run one capture, write it as a session file, exit.
+
+Started by :func:`gradexplorer.core.isolated.capture_isolated` as
+``python -m gradexplorer.core.isolated_child JOB.json``. It talks to the
+parent on its standard output, one JSON object per line:
+
+* ``{"out": "stdout" | "stderr", "text": ...}``: the program printed;
+* ``{"exit_line": k, "code": n}``: the program called ``os._exit(n)`` at line k;
+* ``{"done": true}``: the capture is in the session file.
+
+The capture travels as a session file, through the same safe codec as a
+file the user opens (no pickle): the parent never unpickles anything the
+child wrote. A crash in native code leaves a Python traceback in the fault
+file (``faulthandler``), from which the parent reads the line.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+def _limit_memory(limit: int | None) -> None:
+    """Cap the process's data segment (heap and private writable mappings) at ``limit`` bytes.
+
+    ``RLIMIT_DATA``, not ``RLIMIT_AS``: CUDA reserves tens of GB of address
+    space it never writes, which an address-space cap would refuse. A torch
+    allocation past the cap fails with torch's own "can't allocate memory"
+    error, at the program's line, instead of the machine swapping.
+    """
+    if not limit:
+        return
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
+
+
+def main(argv: list[str]) -> int:
+    job = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    lock = threading.Lock()
+
+    def emit(message: dict) -> None:
+        with lock:
+            channel.write(json.dumps(message) + "\n")
+            channel.flush()
+
+    fault = open(job["fault_path"], "w", encoding="utf-8")  # noqa: SIM115 - open until the process ends
+    faulthandler.enable(file=fault, all_threads=False)
+    _limit_memory(job.get("memory_limit"))
+    filename = job["filename"]
+    real_exit = os._exit
+
+    def exit_with_line(code: int = 0) -> None:
+        """``os._exit`` that first tells the parent the program's line (nothing else runs after it)."""
+        frame, line = sys._getframe(1), None
+        while frame is not None:
+            if frame.f_code.co_filename == filename:
+                line = frame.f_lineno
+                break
+            frame = frame.f_back
+        emit({"exit_line": line, "code": int(code)})
+        real_exit(code)
+
+    os._exit = exit_with_line
+
+    from .capture import capture
+    from .session import Session, save_session
+
+    cap = capture(job["code"], device=job["device"], filename=filename,
+                  on_output=lambda stream, text: emit({"out": stream, "text": text}))
+    save_session(Session(code=job["code"], device=cap.device, capture=cap, filename=filename), job["result_path"])
+    emit({"done": True})
+    channel.close()
+    # Threads the program left running must not keep this process alive: the capture is written.
+    real_exit(0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

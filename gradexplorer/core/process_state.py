@@ -1,0 +1,237 @@
+"""Fresh state for every run: what a program may change in the process, put back after it.
+
+The user's code runs in a thread of the app's process (thread mode), so a
+top-level ``torch.set_default_dtype(torch.float64)``, an ``os.chdir`` or a
+monkeypatched ``torch.Tensor.backward`` would otherwise still be in force
+for the next run, and change what it shows. :func:`snapshot` records the
+process-wide state such a program can change; :func:`restore` puts it back
+after the program has run (before the graph is built) and returns one
+sentence per change, which the capture keeps and the console shows
+("your code called torch.set_default_dtype(torch.float64); restored for the
+next run").
+
+What is covered, and how:
+
+* process-wide torch settings: default dtype, anomaly detection (and its
+  NaN check), deterministic algorithms (and warn-only), intra-op threads;
+* the running thread's autograd modes and default device, which the program
+  may switch at top level (``torch.set_grad_enabled(False)``): the capture
+  sets them for the run and the next run starts from them afresh; reported
+  so the user knows their code did it;
+* Python's recursion limit, the working directory, ``sys.stdout`` and
+  ``sys.stderr``, the warnings filters and ``warnings.showwarning``;
+* :data:`WATCHED_ATTRIBUTES`: torch, ``Tensor`` and ``nn.Module`` functions
+  that programs monkeypatch (``backward``, ``__call__``, ...); the originals
+  come back;
+* threads the program started and left running are *listed* (a running
+  thread cannot be undone; Stop and closing the window interrupt them).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import threading
+import time
+import warnings
+from dataclasses import dataclass
+
+import torch
+
+__all__ = ["ProcessState", "ThreadFlags", "WATCHED_ATTRIBUTES", "interrupt_program_threads", "program_threads",
+           "restore", "snapshot", "thread_flags", "threads_left_running"]
+
+#: Attributes programs monkeypatch, as (owner, name): the originals are put back after a run.
+WATCHED_ATTRIBUTES: tuple[tuple[object, str], ...] = (
+    (torch.Tensor, "backward"),
+    (torch.Tensor, "register_hook"),
+    (torch.Tensor, "retain_grad"),
+    (torch.Tensor, "to"),
+    (torch.Tensor, "__repr__"),
+    (torch.autograd, "backward"),
+    (torch.autograd, "grad"),
+    (torch.nn.Module, "__call__"),
+    (torch.nn.Module, "_call_impl"),
+    (torch.nn.Module, "to"),
+    (torch.nn.Module, "register_buffer"),
+    (torch.nn.Module, "register_parameter"),
+    (torch.nn.Module, "register_forward_hook"),
+    (torch.nn.Module, "register_full_backward_hook"),
+)
+# Not torch.manual_seed and friends: torch itself rewraps some functions when a
+# submodule is first imported (torch._dynamo wraps torch.manual_seed), which is
+# not the program's doing and must not be undone.
+
+
+def _owner_name(owner: object) -> str:
+    return getattr(owner, "__qualname__", None) or getattr(owner, "__name__", repr(owner))
+
+
+@dataclass(frozen=True)
+class ProcessState:
+    """The process-wide state before a run (see the module docstring)."""
+
+    default_dtype: torch.dtype
+    #: The capturing thread's default device (thread-local in torch; a program may set it at top level).
+    default_device: torch.device
+    anomaly: bool
+    anomaly_check_nan: bool
+    deterministic: bool
+    deterministic_warn_only: bool
+    num_threads: int
+    recursion_limit: int
+    cwd: str
+    stdout: object
+    stderr: object
+    warning_filters: tuple
+    showwarning: object
+    #: (owner, name, original, whether the owner itself defined it or inherited it)
+    attributes: tuple[tuple[object, str, object, bool], ...]
+    threads: frozenset[int]
+
+
+@dataclass(frozen=True)
+class ThreadFlags:
+    """The running thread's autograd modes and default device when the program ended."""
+
+    grad_enabled: bool
+    inference_mode: bool
+    default_device: torch.device
+
+
+def snapshot() -> ProcessState:
+    """Record what a program may change (call right before it runs, in the thread that runs it)."""
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the directory was removed under us
+        cwd = ""
+    return ProcessState(
+        default_dtype=torch.get_default_dtype(),
+        default_device=torch.get_default_device(),
+        anomaly=torch.is_anomaly_enabled(),
+        anomaly_check_nan=torch.is_anomaly_check_nan_enabled(),
+        deterministic=torch.are_deterministic_algorithms_enabled(),
+        deterministic_warn_only=torch.is_deterministic_algorithms_warn_only_enabled(),
+        num_threads=torch.get_num_threads(),
+        recursion_limit=sys.getrecursionlimit(),
+        cwd=cwd,
+        stdout=sys.stdout,
+        stderr=sys.stderr,
+        warning_filters=tuple(warnings.filters),
+        showwarning=warnings.showwarning,
+        attributes=tuple((owner, name, owner.__dict__.get(name, getattr(owner, name)), name in owner.__dict__)
+                         for owner, name in WATCHED_ATTRIBUTES),
+        threads=frozenset(t.ident for t in threading.enumerate() if t.ident is not None),
+    )
+
+
+def thread_flags() -> ThreadFlags:
+    """Read the running thread's modes (call right after the program, in its thread)."""
+    return ThreadFlags(torch.is_grad_enabled(), torch.is_inference_mode_enabled(), torch.get_default_device())
+
+
+def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
+            device: torch.device | None = None) -> tuple[str, ...]:
+    """Put back everything in ``before`` that the program changed; one sentence per change.
+
+    ``flags`` (from :func:`thread_flags`) and ``device`` (the device the run
+    was set to) only report: the capture's own contexts reset those when
+    they exit.
+    """
+    notes: list[str] = []
+
+    def note(call: str) -> None:
+        notes.append(f"your code called {call}; restored for the next run")
+
+    if flags is not None:
+        if not flags.grad_enabled:
+            notes.append("your code turned gradient recording off (torch.set_grad_enabled(False) or "
+                         "torch.no_grad().__enter__() at top level); the next run starts with it on")
+        if flags.inference_mode:
+            notes.append("your code left inference mode on; the next run starts with it off")
+        if device is not None and flags.default_device != device:
+            notes.append(f"your code called torch.set_default_device({str(flags.default_device)!r}); "
+                         f"the next run starts on {str(device)!r} again")
+    if torch.get_default_device() != before.default_device:  # still set in this thread after the run
+        torch.set_default_device(None if before.default_device == torch.device("cpu") else before.default_device)
+    if torch.get_default_dtype() != before.default_dtype:
+        note(f"torch.set_default_dtype({torch.get_default_dtype()})")
+        torch.set_default_dtype(before.default_dtype)
+    if (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()) != \
+            (before.anomaly, before.anomaly_check_nan):
+        note(f"torch.autograd.set_detect_anomaly({torch.is_anomaly_enabled()})")
+        torch.autograd.set_detect_anomaly(before.anomaly, before.anomaly_check_nan)
+    if (torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()) != \
+            (before.deterministic, before.deterministic_warn_only):
+        note(f"torch.use_deterministic_algorithms({torch.are_deterministic_algorithms_enabled()})")
+        torch.use_deterministic_algorithms(before.deterministic, warn_only=before.deterministic_warn_only)
+    if torch.get_num_threads() != before.num_threads:
+        note(f"torch.set_num_threads({torch.get_num_threads()})")
+        torch.set_num_threads(before.num_threads)
+    if sys.getrecursionlimit() != before.recursion_limit:
+        note(f"sys.setrecursionlimit({sys.getrecursionlimit()})")
+        sys.setrecursionlimit(before.recursion_limit)
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = None
+    if before.cwd and cwd != before.cwd:
+        note(f"os.chdir({cwd!r})" if cwd else "os.chdir() into a folder that is gone")
+        try:
+            os.chdir(before.cwd)
+        except OSError as exc:
+            notes.append(f"the working directory {before.cwd!r} could not be restored: {exc}")
+    for stream in ("stdout", "stderr"):
+        if getattr(sys, stream) is not getattr(before, stream):
+            notes.append(f"your code replaced sys.{stream}; restored for the next run")
+            setattr(sys, stream, getattr(before, stream))
+    if tuple(warnings.filters) != before.warning_filters:
+        notes.append("the warnings filters changed during the run (warnings.simplefilter/filterwarnings, by your "
+                     "code or a module it imported first); restored for the next run")
+        warnings.filters[:] = list(before.warning_filters)
+        warnings._filters_mutated()  # noqa: SLF001 - the documented way filters take effect again
+    if warnings.showwarning is not before.showwarning:
+        notes.append("your code replaced warnings.showwarning; restored for the next run")
+        warnings.showwarning = before.showwarning
+    for owner, name, original, own in before.attributes:
+        current = owner.__dict__.get(name, getattr(owner, name, None))
+        if current is not original:
+            notes.append(f"your code replaced {_owner_name(owner)}.{name}; the original is back for the next run")
+            if own:
+                setattr(owner, name, original)
+            else:  # it was inherited (torch.Tensor.to comes from TensorBase): remove the override
+                try:
+                    delattr(owner, name)
+                except AttributeError:
+                    setattr(owner, name, original)
+    return tuple(notes)
+
+
+def threads_left_running(before: ProcessState) -> list[threading.Thread]:
+    """Threads the program started (the recorder marks them) that are still alive after it."""
+    return [t for t in threading.enumerate() if t.ident not in before.threads and t.is_alive()
+            and getattr(t, "_gradexplorer_followed", False)]
+
+
+def program_threads() -> list[threading.Thread]:
+    """Threads a program started (under the recorder) that are still running, whichever run it was."""
+    return [t for t in threading.enumerate() if getattr(t, "_gradexplorer_followed", False) and t.is_alive()]
+
+
+def interrupt_program_threads(exception: type[BaseException], *, timeout: float = 2.0) -> list[str]:
+    """Raise ``exception`` in every thread a program left running and wait for them; names of those still alive.
+
+    Python delivers it at the thread's next bytecode: a thread in a Python
+    loop or a ``time.sleep``/``Event.wait`` slice stops; one blocked in a
+    long native call stops when that call returns. Without this, a
+    non-daemon thread left running would keep the app from exiting.
+    """
+    threads = program_threads()
+    for thread in threads:
+        if thread.ident is not None:
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(exception))
+    deadline = time.monotonic() + timeout
+    for thread in threads:
+        thread.join(max(deadline - time.monotonic(), 0.0))
+    return [t.name for t in threads if t.is_alive()]

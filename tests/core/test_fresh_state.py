@@ -1,0 +1,87 @@
+"""Thread mode gives every run a fresh process (issue 13): what a program changes is put back and named.
+
+For each careless program, the same probe program prints the state a run
+sees; its output after the careless run must equal its output before it
+(a fresh run), and the capture must name what was restored.
+"""
+
+import os
+import textwrap
+import threading
+
+import pytest
+import torch
+
+from gradexplorer import capture
+from gradexplorer.core.errors import CaptureStopped
+from gradexplorer.core.process_state import interrupt_program_threads, program_threads
+
+PROBE = textwrap.dedent("""
+    import os, sys, warnings
+    x = torch.ones(3, requires_grad=True)
+    y = (x * 2).sum()
+    y.backward()
+    print("dtype", torch.get_default_dtype(), "grad", torch.is_grad_enabled(), "device", torch.get_default_device())
+    print("anomaly", torch.is_anomaly_enabled(), "deterministic", torch.are_deterministic_algorithms_enabled())
+    print("recursion", sys.getrecursionlimit(), "cwd", os.getcwd(), "filters", len(warnings.filters))
+    print("backward", torch.Tensor.backward.__qualname__, "call", nn.Module.__call__.__qualname__)
+    print("stdout", type(sys.stdout).__name__, "x.grad", x.grad.tolist(), "y", y.grad_fn.name())
+    print("linear", nn.Linear(2, 1)(torch.ones(1, 2)).grad_fn.name())
+""")
+
+CARELESS = {
+    "grad mode off at top level": ("torch.set_grad_enabled(False)\n", "torch.set_grad_enabled(False)"),
+    "default dtype": ("torch.set_default_dtype(torch.float64)\n", "torch.set_default_dtype(torch.float64)"),
+    "default device": ("torch.set_default_device('meta')\n", "torch.set_default_device('meta')"),
+    "recursion limit": ("import sys\nsys.setrecursionlimit(123456)\n", "sys.setrecursionlimit(123456)"),
+    "working directory": ("import os, tempfile\nos.chdir(tempfile.gettempdir())\n", "os.chdir("),
+    "Tensor.backward patched": ("torch.Tensor.backward = lambda self, *a, **k: None\n", "Tensor.backward"),
+    "Module.__call__ patched": ("nn.Module.__call__ = lambda self, *a, **k: 0\n", "Module.__call__"),
+    "anomaly detection": ("torch.autograd.set_detect_anomaly(True)\n", "set_detect_anomaly(True)"),
+    "deterministic algorithms": ("torch.use_deterministic_algorithms(True)\n", "use_deterministic_algorithms(True)"),
+    "warnings filters": ("import warnings\nwarnings.simplefilter('ignore')\n", "warnings filters"),
+    "sys.stdout replaced": ("import sys, io\nsys.stdout = io.StringIO()\n", "sys.stdout"),
+}
+
+
+@pytest.mark.parametrize("name", list(CARELESS))
+def test_the_next_run_sees_a_fresh_process_and_the_change_is_named(name):
+    code, named = CARELESS[name]
+    fresh = capture(PROBE)
+    assert fresh.ok, fresh.error and fresh.error.traceback
+    careless = capture(code)
+    assert any(named in sentence for sentence in careless.restored), careless.restored
+    after = capture(PROBE)
+    assert after.ok, after.error and after.error.traceback
+    assert after.stdout == fresh.stdout
+    assert after.restored == ()
+    assert torch.get_default_dtype() == torch.float32 and os.getcwd() == fresh_cwd()  # the test process too
+
+
+def fresh_cwd():
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_a_program_that_changes_nothing_reports_nothing():
+    assert capture("x = torch.ones(2, requires_grad=True)\n(x * 3).sum().backward()\n").restored == ()
+
+
+def test_a_thread_left_running_is_named_and_stop_interrupts_it():
+    cap = capture(textwrap.dedent("""
+        import threading, time
+        def spin():
+            while True:
+                time.sleep(0.01)
+        worker = threading.Thread(target=spin, name="spinner")
+        worker.start()
+    """))
+    assert any("'spinner' running" in sentence for sentence in cap.restored), cap.restored
+    assert [t.name for t in program_threads()] == ["spinner"]
+    assert interrupt_program_threads(CaptureStopped) == []
+    assert program_threads() == [] and not any(t.name == "spinner" for t in threading.enumerate())
+
+
+def test_the_calling_threads_default_device_is_put_back_too():
+    capture("torch.set_default_device('meta')\n")  # library use: the same thread runs the next program
+    assert torch.get_default_device() == torch.device("cpu")
+    assert torch.ones(1).device.type == "cpu"

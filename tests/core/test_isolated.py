@@ -1,0 +1,65 @@
+"""The isolated engine survives what would end the app (issue 13): real crashes in a child process."""
+
+import textwrap
+import time
+
+import pytest
+import torch
+
+from gradexplorer.core.isolated import capture_isolated, default_memory_limit
+
+def test_a_normal_program_gives_the_capture_the_seed_notes_expect():
+    cap = capture_isolated(textwrap.dedent("""\
+        a = torch.tensor(1.1, requires_grad=True)
+        b = torch.tensor(1.2, requires_grad=True)
+        c = torch.tensor(1.3, requires_grad=True)
+        e = a * b * c
+        print("e", round(e.item(), 3))
+        e.backward()
+    """))
+    assert cap.ok, cap.error and cap.error.traceback
+    assert cap.stdout == "e 1.716\n"
+    grads = {name: cap.graph.nodes[cap.node_named(name)]["grad"].item() for name in "abc"}
+    assert grads == pytest.approx({"a": 1.56, "b": 1.43, "c": 1.32})  # the notes' numbers
+    assert "isolated" in cap.timings
+
+
+def test_a_segfault_is_an_error_with_its_line_and_the_output_so_far():
+    cap = capture_isolated("import ctypes\nprint('before')\nctypes.string_at(0)\nprint('after')\n")
+    assert (cap.error.kind, cap.error.exc_type, cap.error.line) == ("crashed", "SIGSEGV", 3)
+    assert "died with SIGSEGV at line 3" in cap.error.message
+    assert cap.stdout == "before\n"
+
+
+def test_os_exit_is_an_error_with_its_line():
+    cap = capture_isolated("import os\nprint('x')\n\nos._exit(3)\n")
+    assert (cap.error.kind, cap.error.exc_type, cap.error.line) == ("crashed", "os._exit", 4)
+    assert "os._exit(3) at line 4" in cap.error.message and cap.stdout == "x\n"
+
+
+def test_a_runaway_allocation_meets_the_memory_limit_at_its_line():
+    cap = capture_isolated("x = torch.ones(3)\ny = torch.empty(16 * 1024**3, dtype=torch.uint8)\n",
+                           memory_limit=2 * 1024**3)
+    assert cap.error.kind == "exception" and cap.error.line == 2
+    assert "allocate" in cap.error.message
+    assert default_memory_limit() > 2 * 1024**3
+
+
+def test_a_killed_process_is_said_to_be_most_likely_out_of_memory():
+    cap = capture_isolated("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    assert cap.error.exc_type == "SIGKILL" and "out of memory" in cap.error.message
+
+
+def test_stop_kills_the_child_inside_a_long_native_op():
+    started = time.perf_counter()
+    stop_at = started + 1.5  # after the child's torch import, inside the op
+    cap = capture_isolated("x = torch.randn(3000, 3000)\nfor _ in range(10000):\n    x = torch.linalg.inv(x @ x.T + 1)\n",
+                           should_stop=lambda: time.perf_counter() > stop_at)
+    assert cap.error.kind == "stopped"
+    assert time.perf_counter() - stop_at < 1.0
+
+
+def test_what_the_child_changes_stays_in_the_child():
+    cap = capture_isolated("torch.set_default_dtype(torch.float64)\nimport os\nos.chdir('/')\n")
+    assert cap.ok and any("set_default_dtype" in s for s in cap.restored)
+    assert torch.get_default_dtype() == torch.float32
