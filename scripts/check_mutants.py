@@ -149,6 +149,13 @@ MUTANTS = (
            "        self.stop_action.setEnabled(running or bool(process_state.program_threads()))",
            "        self.stop_action.setEnabled(running)",
            ("tests/ui/test_main_window.py::test_the_console_names_what_the_program_changed_and_stop_ends_its_threads",)),
+    Mutant("a crashed child's report has no line", "gradexplorer/core/isolated.py",
+           "        line = _fault_line(fault, filename)\n", "        line = None\n",
+           ("tests/core/test_isolated.py::test_a_segfault_is_an_error_with_its_line_and_the_output_so_far",)),
+    Mutant("a crashed isolated run replaces the capture on screen", "gradexplorer/ui/main_window.py",
+           'if cap.error is not None and (cap.error.kind == "crashed" or cap.error.exc_type == KILLED):',
+           "if False:",
+           ("tests/ui/test_main_window.py::test_the_isolated_engine_survives_a_segfault_and_keeps_the_previous_capture",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -17,13 +17,17 @@ codec as any file the user opens (nothing is unpickled). Then:
   of the machine's memory, settable), so a runaway allocation fails with
   torch's own out-of-memory error at the program's line.
 
-What it costs: a new process imports torch (about a second) and the capture
-is written and read as a session file; ``benchmarks/bench_isolated.py``
-prints it beside thread mode.
+What it costs: the capture is written and read as a session file, and a
+process has to import torch (about two seconds). The second part is done
+ahead: after each isolated run a *spare* child is started that imports
+everything and waits for the next job (:func:`discard_spare` ends it; it
+also ends with the app). ``benchmarks/bench_isolated.py`` prints the cost
+beside thread mode.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
@@ -44,10 +48,54 @@ from .errors import ErrorReport, SnapshotError
 from .graph import CaptureGraph
 from .session import load_session
 
-__all__ = ["capture_isolated", "default_memory_limit"]
+__all__ = ["KILLED", "capture_isolated", "default_memory_limit", "discard_spare"]
 
+#: ``ErrorReport.exc_type`` of a run whose child Stop killed: no capture came back.
+KILLED = "ProcessKilled"
 #: How often the parent looks at the child and at ``should_stop`` (seconds).
 _POLL = 0.02
+
+
+_spare: subprocess.Popen | None = None
+_spare_lock = threading.Lock()
+
+
+def _spawn() -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "gradexplorer.core.isolated_child", "--wait"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def _take_child() -> subprocess.Popen:
+    """The spare child if one is waiting (imports done), else a new one."""
+    global _spare
+    with _spare_lock:
+        child, _spare = _spare, None
+    if child is not None and child.poll() is None:
+        return child
+    return _spawn()
+
+
+def _start_spare() -> None:
+    """Start a child that imports torch now and waits for the next job (about a second saved per run)."""
+    global _spare
+    with _spare_lock:
+        if _spare is None or _spare.poll() is not None:
+            _spare = _spawn()
+
+
+def discard_spare() -> None:
+    """End the waiting child (at exit, or to free its memory, about 300 MB)."""
+    global _spare
+    with _spare_lock:
+        child, _spare = _spare, None
+    if child is not None and child.poll() is None:
+        child.kill()
+        child.wait()
+
+
+atexit.register(discard_spare)
 
 
 def default_memory_limit() -> int | None:
@@ -128,11 +176,11 @@ def capture_isolated(
     try:
         job = {"code": code, "device": device, "filename": filename, "memory_limit": memory_limit,
                "result_path": str(folder / "result.gxsession"), "fault_path": str(folder / "fault.txt")}
+        job["cwd"] = os.getcwd()
         (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "gradexplorer.core.isolated_child", str(folder / "job.json")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=os.getcwd(), env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        process = _take_child()
+        process.stdin.write((str(folder / "job.json") + "\n").encode("utf-8"))
+        process.stdin.close()
         out: dict[str, list[str]] = {"stdout": [], "stderr": []}
         state: dict = {"done": False, "exit_line": None}
         child_stderr: list[str] = []
@@ -174,11 +222,12 @@ def capture_isolated(
             time.sleep(_POLL)
         for reader in readers:
             reader.join(5)
+        _start_spare()  # the next run finds a child with its imports done
         stdout, stderr = "".join(out["stdout"]), "".join(out["stderr"])
         base = Capture(code=code, filename=filename, device=device, graph=CaptureGraph(), stdout=stdout,
                        stderr=stderr, executed=True, versions=versions())
         if stopped:
-            return replace(base, error=ErrorReport("stopped", "Stopped", "stopped by the user (the program's "
+            return replace(base, error=ErrorReport("stopped", KILLED, "stopped by the user (the program's "
                                                    "process was killed)", None))
         result_path = Path(job["result_path"])
         if process.returncode == 0 and state["done"] and result_path.exists():

@@ -1,8 +1,11 @@
 """The child process of the isolated engine: run one capture, write it as a session file, exit.
 
 Started by :func:`gradexplorer.core.isolated.capture_isolated` as
-``python -m gradexplorer.core.isolated_child JOB.json``. It talks to the
-parent on its standard output, one JSON object per line:
+``python -m gradexplorer.core.isolated_child --wait``: it imports torch and
+gradexplorer first, then reads the path of its job file from its standard
+input, so that a child started ahead of time (a *spare*) has the second of
+importing behind it when the user presses Run. It talks to the parent on its
+standard output, one JSON object per line:
 
 * ``{"out": "stdout" | "stderr", "text": ...}``: the program printed;
 * ``{"exit_line": k, "code": n}``: the program called ``os._exit(n)`` at line k;
@@ -44,7 +47,14 @@ def _limit_memory(limit: int | None) -> None:
 
 
 def main(argv: list[str]) -> int:
-    job = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
+    from .capture import capture
+    from .collector import paused_collection
+    from .session import Session, write_session_container
+
+    job_path = argv[1] if len(argv) > 1 and argv[1] != "--wait" else sys.stdin.readline().strip()
+    if not job_path:  # the parent went away before giving a job (a spare that was not needed)
+        return 0
+    job = json.loads(Path(job_path).read_text(encoding="utf-8"))
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     lock = threading.Lock()
 
@@ -71,13 +81,16 @@ def main(argv: list[str]) -> int:
         real_exit(code)
 
     os._exit = exit_with_line
-
-    from .capture import capture
-    from .session import Session, save_session
+    if job.get("cwd"):
+        os.chdir(job["cwd"])
 
     cap = capture(job["code"], device=job["device"], filename=filename,
                   on_output=lambda stream, text: emit({"out": stream, "text": text}))
-    save_session(Session(code=job["code"], device=cap.device, capture=cap, filename=filename), job["result_path"])
+    session = Session(code=job["code"], device=cap.device, capture=cap, filename=filename)
+    # A plain write: the file is read once by the parent and deleted; nothing to make atomic or durable.
+    # No cyclic GC meanwhile: encoding makes many small objects next to the whole capture (as save_session).
+    with paused_collection(), open(job["result_path"], "wb") as fh:
+        write_session_container(session, fh)
     emit({"done": True})
     channel.close()
     # Threads the program left running must not keep this process alive: the capture is written.

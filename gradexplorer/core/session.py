@@ -248,6 +248,36 @@ def _nested_modules(lines: list, name: str) -> list[dict]:
     return top
 
 
+def _dumps_line(item) -> bytes:
+    """One JSON line: orjson (a sixth of json's time), refusing NaN/Inf as ``json.dumps(allow_nan=False)`` does.
+
+    orjson writes a non-finite float as ``null`` without a word; the
+    document's numbers are already encoded by :func:`to_jsonable`, so one
+    is a bug of ours, and it must fail loudly rather than save something
+    that reads back differently.
+    """
+    try:
+        line = orjson.dumps(item, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError as exc:  # e.g. an integer beyond 64 bits, which the readers refuse too
+        raise ValueError(f"cannot be saved as JSON: {exc}") from None
+    if b"null" in line and _has_nonfinite(item):
+        raise ValueError("Out of range float values are not JSON compliant")
+    return line
+
+
+def _has_nonfinite(value) -> bool:
+    stack = [value]
+    while stack:
+        value = stack.pop()
+        if type(value) is float and not math.isfinite(value):
+            return True
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+    return False
+
+
 #: Encoded lines are handed to the zip member in pieces of about this many bytes.
 _CHUNK_BYTES = 1 << 20
 
@@ -263,7 +293,7 @@ def _write_lines(zf: zipfile.ZipFile, info: zipfile.ZipInfo, items: list) -> Non
         chunk: list[bytes] = []
         size = 0
         for _, item in _each(items, consume=True):
-            line = json.dumps(item, ensure_ascii=False, allow_nan=False).encode("utf-8")
+            line = _dumps_line(item)
             chunk.append(line)
             size += len(line) + 1
             if size >= _CHUNK_BYTES:

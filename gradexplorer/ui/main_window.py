@@ -36,6 +36,7 @@ from ..core.capture import Capture, versions
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.devices import resolve_device
 from ..core.errors import CaptureStopped, DeviceUnavailableError, SnapshotError
+from ..core.isolated import KILLED
 from ..core.graph import CaptureGraph
 from ..core.grouping import (
     GROUP_PREFIX,
@@ -668,7 +669,7 @@ class MainWindow(QMainWindow):
 
     def _on_runs_returned(self, result: CaptureResult) -> None:
         cap = result.capture
-        if cap.error is not None and cap.error.kind in ("crashed", "stopped") and not cap.graph.number_of_nodes():
+        if cap.error is not None and (cap.error.kind == "crashed" or cap.error.exc_type == KILLED):
             # The isolated engine's process died or was killed: nothing to draw. The previous
             # capture stays on screen; the program's output has been shown as it came.
             self.console.append_message(cap.error.traceback or cap.error.message, error=True)

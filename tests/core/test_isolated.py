@@ -6,7 +6,7 @@ import time
 import pytest
 import torch
 
-from gradexplorer.core.isolated import capture_isolated, default_memory_limit
+from gradexplorer.core.isolated import KILLED, capture_isolated, default_memory_limit
 
 def test_a_normal_program_gives_the_capture_the_seed_notes_expect():
     cap = capture_isolated(textwrap.dedent("""\
@@ -55,7 +55,7 @@ def test_stop_kills_the_child_inside_a_long_native_op():
     stop_at = started + 1.5  # after the child's torch import, inside the op
     cap = capture_isolated("x = torch.randn(3000, 3000)\nfor _ in range(10000):\n    x = torch.linalg.inv(x @ x.T + 1)\n",
                            should_stop=lambda: time.perf_counter() > stop_at)
-    assert cap.error.kind == "stopped"
+    assert (cap.error.kind, cap.error.exc_type) == ("stopped", KILLED)
     assert time.perf_counter() - stop_at < 1.0
 
 

@@ -451,3 +451,18 @@ def test_integers_beyond_64_bits_are_refused_by_both_readers(tmp_path):
         for name, data in members.items():
             zf.writestr(name, data)
     assert load_session(path).capture.graph.nodes[node["id"]]["seq"] == 2**64 - 1
+
+
+def test_json_lines_are_written_as_json_would_and_refuse_nan_like_it():
+    import json
+    import math
+
+    from gradexplorer.core.session import _dumps_line
+
+    items = [{"a": 1, "b": [1.5, None, "x"], "c": {0: "zero", 2: [True, False]}}, {"text": "ü ✓ \u2028"},
+             {"big": 2**63 - 1, "small": -(2**63), "tiny": 5e-324}]
+    for item in items:
+        assert json.loads(_dumps_line(item)) == json.loads(json.dumps(item, allow_nan=False))
+    for bad in ({"x": math.nan}, {"y": [1.0, math.inf]}, {"z": {"w": -math.inf}}):
+        with pytest.raises(ValueError):
+            _dumps_line(bad)

@@ -349,3 +349,18 @@ def test_the_isolated_engine_survives_a_segfault_and_keeps_the_previous_capture(
     result = run_and_wait(qtbot, window, timeout=120_000)  # the next isolated run works
     assert result is not previous and result.capture.ok
     assert result.capture.graph.nodes[result.capture.node_named("y")]["grad"].values() == [3.0, 3.0, 3.0]
+
+
+def test_stop_kills_an_isolated_run_inside_a_native_op_and_keeps_the_previous_capture(qtbot, window):
+    window.editor.setPlainText("x = torch.ones(2, requires_grad=True)\n(x * 2).sum().backward()\n")
+    previous = run_and_wait(qtbot, window)
+    window.engine_combo.setCurrentIndex(window.engine_combo.findData("isolated"))
+    window.editor.setPlainText("x = torch.randn(3000, 3000)\nfor _ in range(10000):\n"
+                               "    x = torch.linalg.inv(x @ x.T + 1)\nprint('never')\n")
+    window.run_action.trigger()
+    qtbot.wait(2500)  # the child is inside the loop of native ops
+    assert window.is_running
+    with qtbot.waitSignal(window.run_finished, timeout=3_000):
+        window.stop_action.trigger()
+    assert window.result is previous and not window.is_running
+    assert window.status.text().startswith("Stopped") and "previous capture" in window.status.text()
