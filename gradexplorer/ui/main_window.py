@@ -36,7 +36,7 @@ from ..core.capture import Capture, versions
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.devices import resolve_device
 from ..core.errors import CaptureStopped, DeviceUnavailableError, SnapshotError
-from ..core.isolated import KILLED
+from ..core.isolated import KILLED, default_memory_limit
 from ..core.graph import CaptureGraph
 from ..core.grouping import (
     GROUP_PREFIX,
@@ -595,8 +595,10 @@ class MainWindow(QMainWindow):
             return False
         self.autosave_now()
         filename = "<editor>"
+        limit_gb = self.settings.isolated_memory_gb
         job = CaptureJob(self.editor.toPlainText(), device or self.device, filename,
-                         isolated=self.engine_combo.currentData() == "isolated")
+                         isolated=self.engine_combo.currentData() == "isolated",
+                         memory_limit=int(limit_gb * 2**30) if limit_gb > 0 else -1)
         self.console.reset(filename)
         self.editor.set_error_line(None)
         self._set_running(True)
@@ -612,6 +614,25 @@ class MainWindow(QMainWindow):
             self.status.setText("Stopping… (a running torch operation finishes first)")
         elif interrupted is False:
             self.status.setText("Stopping… (cancelling the graph drawing)")
+
+    def ask_memory_limit(self) -> float | None:
+        """The isolated engine's memory limit dialog, in GiB (0: half of this machine's); None when cancelled."""
+        from PySide6.QtWidgets import QInputDialog
+
+        total = (default_memory_limit() or 0) * 2 / 2**30
+        value, ok = QInputDialog.getDouble(
+            self, "Isolated engine memory limit",
+            f"GiB the isolated process may allocate (this machine has {total:.0f} GiB;\n"
+            f"0 = half of it). A bigger allocation fails with an out-of-memory error at its line.",
+            self.settings.isolated_memory_gb, 0.0, 4096.0, 1)
+        return value if ok else None
+
+    def set_memory_limit_with_dialog(self) -> None:
+        value = self.ask_memory_limit()
+        if value is not None:
+            self.settings.isolated_memory_gb = value
+            self.status.setText("Isolated engine memory limit: " +
+                                (f"{value:g} GiB" if value > 0 else "half of this machine's memory"))
 
     def stop_program_threads(self) -> list[str]:
         """Interrupt the threads earlier programs left running; the names of those that did not stop."""

@@ -28,6 +28,15 @@ class Settings:
         self._settings.setValue("run/device", name)
 
     @property
+    def isolated_memory_gb(self) -> float:
+        """Memory the isolated engine's child may allocate, in GiB; 0 means half of the machine's."""
+        return self._settings.value("run/isolated_memory_gb", 0.0, type=float)
+
+    @isolated_memory_gb.setter
+    def isolated_memory_gb(self, value: float) -> None:
+        self._settings.setValue("run/isolated_memory_gb", float(value))
+
+    @property
     def geometry(self) -> QByteArray:
         return self._settings.value("window/geometry", QByteArray(), type=QByteArray)
 

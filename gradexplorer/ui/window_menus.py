@@ -114,6 +114,10 @@ def setup_menus(window) -> None:
     run_menu = menu.addMenu("&Run")
     run_menu.addAction(window.run_action)
     run_menu.addAction(window.stop_action)
+    run_menu.addSeparator()
+    window.memory_limit_action = run_menu.addAction("Isolated Engine Memory Limit…")
+    window.memory_limit_action.setStatusTip("How much memory code run in an isolated process may allocate")
+    window.memory_limit_action.triggered.connect(window.set_memory_limit_with_dialog)
     view_menu = menu.addMenu("&View")
     for action in (window.zoom_in_action, window.zoom_out_action, window.fit_action):
         view_menu.addAction(action)

@@ -71,6 +71,8 @@ class CaptureJob:
     device: str
     filename: str = "<editor>"
     isolated: bool = False
+    #: Bytes the isolated child may allocate (-1: half of the machine's memory).
+    memory_limit: int | None = -1
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,8 @@ class CaptureWorker(QObject):
             # collections need not traverse it (core.collector explains).
             if self.job.isolated:
                 result = capture_isolated(self.job.code, device=self.job.device, filename=self.job.filename,
-                                          on_output=self._on_output, should_stop=self._cancel.is_set)
+                                          memory_limit=self.job.memory_limit, on_output=self._on_output,
+                                          should_stop=self._cancel.is_set)
                 with self._lock:
                     self._child_done = True
                     self._cancel.clear()  # a Stop that killed the child is spent; one from now cancels the drawing

@@ -364,3 +364,14 @@ def test_stop_kills_an_isolated_run_inside_a_native_op_and_keeps_the_previous_ca
         window.stop_action.trigger()
     assert window.result is previous and not window.is_running
     assert window.status.text().startswith("Stopped") and "previous capture" in window.status.text()
+
+
+def test_the_isolated_memory_limit_is_settable_and_turns_a_runaway_allocation_into_an_error(qtbot, window):
+    window.ask_memory_limit = lambda: 1.5
+    window.memory_limit_action.trigger()
+    assert window.settings.isolated_memory_gb == 1.5 and "1.5 GiB" in window.status.text()
+    window.engine_combo.setCurrentIndex(window.engine_combo.findData("isolated"))
+    window.editor.setPlainText("x = torch.ones(2)\nhuge = torch.empty(8 * 1024**3, dtype=torch.uint8)\n")
+    result = run_and_wait(qtbot, window, timeout=120_000)
+    assert result.capture.error.line == 2 and "allocate" in result.capture.error.message
+    assert "Error at line 2" in window.status.text()
