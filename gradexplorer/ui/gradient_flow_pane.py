@@ -6,9 +6,12 @@ pass. Vanishing and exploding gradients (the rule of
 :mod:`gradexplorer.core.gradient_flow`) are listed under the chart; a click
 on a point or on a listed warning selects the parameter in the graph.
 
-The chart is drawn with pyqtgraph, created the first time there is
-something to show (importing pyqtgraph takes a third of a second; a window
-that never shows a gradient-flow chart does not pay it).
+The chart is drawn with pyqtgraph, and only while the tab is visible: a
+new capture only stores its rows, and the chart is drawn when the tab is
+shown (importing pyqtgraph takes a third of a second and plotting 15,000
+parameters a few tenths: a run or an Open must not wait for a tab nobody
+looks at). At most :data:`MAX_WARNINGS` warnings are listed, with a count of
+the rest.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QListWidget, QList
 
 from ..core.gradient_flow import FlowWarning, ParameterFlow
 
-__all__ = ["GradientFlowPane", "METRICS"]
+__all__ = ["GradientFlowPane", "MAX_WARNINGS", "METRICS"]
 
+#: Warnings listed at most (a 50,000-node model can have thousands); the rest are counted.
+MAX_WARNINGS = 200
 #: What the chart can show, by the :class:`PassGradient` field.
 METRICS = {"norm": "gradient norm ‖g‖", "mean_abs": "mean |g|", "max_abs": "max |g|"}
 _PASS_COLOURS = ["#0969da", "#bf8700", "#1a7f37", "#8250df", "#cf222e", "#57606a"]
@@ -58,7 +63,8 @@ class GradientFlowPane(QWidget):
         self.plot = None
         self.flows: tuple[ParameterFlow, ...] = ()
         self.flow_warnings: list[FlowWarning] = []
-        self.series: list[tuple[int, list[float], list[float]]] = []  # (pass, x, log10 y) as drawn
+        self.series: list[tuple[int, list[float], list[float]]] = []  # (pass, x, y) as drawn
+        self._stale = False  # rows changed since the chart was drawn
 
     def _ensure_plot(self):
         if self.plot is None:
@@ -92,13 +98,23 @@ class GradientFlowPane(QWidget):
                              f"{counts['vanishing']} vanishing, {counts['exploding']} exploding "
                              f"(below 1/1000 or above 1000× the pass's median norm, or NaN/Inf). "
                              f"Click a point or a warning to select the parameter.")
-        for warning in self.flow_warnings:
+        for warning in self.flow_warnings[:MAX_WARNINGS]:
             item = QListWidgetItem(("⚠ " if warning.kind == "exploding" else "↓ ") + warning.text)
             item.setData(Qt.ItemDataRole.UserRole, warning.flow.node_id)
             self.warnings.addItem(item)
-        self._redraw()
+        if len(self.flow_warnings) > MAX_WARNINGS:
+            self.warnings.addItem(f"… and {len(self.flow_warnings) - MAX_WARNINGS} more")
+        self._stale = True
+        if self.isVisible():
+            self._redraw()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self._stale:
+            self._redraw()
 
     def _redraw(self, _index: int = 0) -> None:
+        self._stale = False
         if not self.flows:
             return
         import pyqtgraph as pg
@@ -126,9 +142,8 @@ class GradientFlowPane(QWidget):
             item.sigPointsClicked.connect(self._on_points_clicked)
             plot.addItem(item)
             self.series.append((index, xs, ys))
-        ticks = [(x, _short(flow.name)) for x, flow in enumerate(self.flows)]
-        step = max(1, math.ceil(len(ticks) / 8))
-        plot.getAxis("bottom").setTicks([ticks[::step], ticks])
+        step = max(1, math.ceil(len(self.flows) / 8))  # about eight names, not one per parameter
+        plot.getAxis("bottom").setTicks([[(x, _short(self.flows[x].name)) for x in range(0, len(self.flows), step)]])
         plot.setLabel("bottom", "parameters, in model order")
 
     def _on_points_clicked(self, _item, points, _event=None) -> None:
@@ -136,7 +151,9 @@ class GradientFlowPane(QWidget):
             self.node_requested.emit(points[0].data())
 
     def _on_warning_activated(self, item: QListWidgetItem) -> None:
-        self.node_requested.emit(item.data(Qt.ItemDataRole.UserRole))
+        node_id = item.data(Qt.ItemDataRole.UserRole)
+        if node_id:  # not the "… and N more" line
+            self.node_requested.emit(node_id)
 
 
 def _short(name: str) -> str:

@@ -296,3 +296,12 @@ def test_values_on_the_graph_show_each_nodes_value_and_gradient_norm(qtbot, wind
     assert leaf_a.caption() in _svg_texts(tmp_path / "values.svg")
     window.values_action.trigger()
     assert not leaf_a.show_value
+
+
+def test_the_gradient_flow_chart_is_drawn_only_when_its_tab_is_shown(qtbot, window):
+    window.example_actions["06_mlp_training_step"].trigger()
+    run_and_wait(qtbot, window)
+    pane = window.gradient_flow_pane
+    assert not pane.isVisible() and pane.series == [] and len(pane.flows) == 4  # stored, not drawn
+    window.bottom_tabs.setCurrentWidget(pane)
+    assert len(pane.series) == 3  # drawn when shown: one line per pass
