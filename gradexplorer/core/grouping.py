@@ -75,6 +75,9 @@ class Hierarchy:
     children: dict[str, tuple[str, ...]]
     module_of: dict[str, str | None]
     op_of: dict[str, str]
+    #: Every path's level (0: top) and the number of levels, for the depth slider.
+    level: dict[str, int]
+    levels: int
 
 
 _hierarchy_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -150,7 +153,9 @@ def hierarchy(graph: nx.DiGraph) -> Hierarchy:
         chains[module] = tuple(chain)
         for up, down in zip(chain, chain[1:]):
             children.setdefault(up, {})[down] = None
-    result = Hierarchy(chains, patterns, {path: tuple(kids) for path, kids in children.items()}, module_of, op_of)
+    level = {path: index for chain in chains.values() for index, path in enumerate(chain)}
+    result = Hierarchy(chains, patterns, {path: tuple(kids) for path, kids in children.items()}, module_of, op_of,
+                       level, max((len(chain) for chain in chains.values()), default=0))
     _hierarchy_cache[graph] = result
     return result
 
@@ -434,7 +439,7 @@ def initial_collapse(graph: nx.DiGraph, *, max_boxes: int = OVERVIEW_BOXES) -> f
 
 def deepest_level(graph: nx.DiGraph) -> int:
     """How many levels the module tree has (virtual levels included); 0 without modules."""
-    return max((len(chain) for chain in hierarchy(graph).chains.values()), default=0)
+    return hierarchy(graph).levels
 
 
 def collapse_at_depth(graph: nx.DiGraph, depth: int) -> frozenset[str]:
@@ -450,10 +455,7 @@ def depth_of(graph: nx.DiGraph, collapsed: frozenset[str]) -> int:
     """The slider position that best describes ``collapsed``: the deepest level of a closed box."""
     if not collapsed:
         return deepest_level(graph)
-    level = {}
-    for chain in hierarchy(graph).chains.values():
-        for index, path in enumerate(chain):
-            level[path] = index
+    level = hierarchy(graph).level
     return max(level.get(path, 0) for path in collapsed)
 
 

