@@ -23,13 +23,11 @@ import json
 import sys
 from pathlib import Path
 
-from .core.capture import capture
-from .core.devices import list_devices
-from .core.errors import GradexplorerError, SnapshotError
-from .core.session import load_session, save_session, session_from_capture, write_atomic, not_a_regular_file
-from .core.snapshot import capture_to_dict
-from .core.summary import format_capture
 from .resources import example_paths
+
+# Everything under gradexplorer.core imports torch (a second and a half): it
+# is imported inside the command that needs it, so ``gradexplorer --help``
+# answers at once.
 
 __all__ = ["COMMANDS", "main"]
 
@@ -47,7 +45,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gradexplorer", description="See what autograd really does with your PyTorch code.")
+    parser = _Parser(
+        prog="gradexplorer", description="See what autograd really does with your PyTorch code.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="the desktop app:\n"
+               "  gradexplorer                open the app\n"
+               "  gradexplorer FILE           open the app with FILE: a session (.gxsession) or a script (.py)\n"
+               "  gradexplorer -style fusion FILE\n"
+               "                              Qt's own options (-style, -platform, -stylesheet, ...) go to Qt")
     from ._version import __version__
 
     parser.add_argument("--version", action="version", version=f"gradexplorer {__version__}")
@@ -81,6 +86,8 @@ def _read_script(path: str) -> tuple[str, str]:
     if path == "-":
         return sys.stdin.read(), "<stdin>"
     file = Path(path)
+    from .core.session import not_a_regular_file
+
     problem = not_a_regular_file(file.stat())
     if problem:
         raise OSError(f"{path} is {problem}, not a Python file")
@@ -97,10 +104,18 @@ def _write_json(document: dict, out: str) -> None:
     if out == "-":
         sys.stdout.write(text + "\n")
         return
+    from .core.session import write_atomic
+
     write_atomic(Path(out), text)
 
 
 def _run_capture(args) -> int:
+    from .core.capture import capture
+    from .core.errors import GradexplorerError
+    from .core.session import save_session, session_from_capture
+    from .core.snapshot import capture_to_dict
+    from .core.summary import format_capture
+
     try:
         code, filename = _read_script(args.script)
     except OSError as exc:
@@ -134,6 +149,10 @@ def _run_capture(args) -> int:
 
 
 def _run_show(args) -> int:
+    from .core.errors import SnapshotError
+    from .core.session import load_session
+    from .core.summary import format_capture
+
     try:
         session = load_session(args.session)
     except SnapshotError as exc:
@@ -148,6 +167,8 @@ def _run_show(args) -> int:
 
 
 def _run_devices() -> int:
+    from .core.devices import list_devices
+
     for info in list_devices():
         state = "available" if info.available else f"not available: {info.reason}"
         print(f"{info.name:8} {state}" + (f"  ({info.label})" if info.available and info.label != info.name else ""))

@@ -156,6 +156,12 @@ MUTANTS = (
            'if cap.error is not None and (cap.error.kind == "crashed" or cap.error.exc_type == KILLED):',
            "if False:",
            ("tests/ui/test_main_window.py::test_the_isolated_engine_survives_a_segfault_and_keeps_the_previous_capture",)),
+    Mutant("--help imports torch", "gradexplorer/cli.py",
+           "from .resources import example_paths\n", "import torch  # noqa: F401\nfrom .resources import example_paths\n",
+           ("tests/core/test_cli.py::test_help_names_the_app_commands_and_imports_neither_torch_nor_qt",)),
+    Mutant("Qt's options are taken for command-line options", "gradexplorer/launch.py",
+           "argv[0] in CLI_OPTIONS", 'argv[0].startswith("-")',
+           ("tests/core/test_cli.py::test_qt_options_go_to_the_app_not_to_the_command_line",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

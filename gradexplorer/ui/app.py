@@ -13,7 +13,7 @@ from .._version import __version__
 from ..core.collector import freeze_after_pauses
 from ..resources import resource_root
 
-__all__ = ["create_application", "main"]
+__all__ = ["app_files", "create_application", "main"]
 
 ORGANIZATION = "gradexplorer"
 APPLICATION = "gradexplorer"
@@ -37,6 +37,33 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
+def app_files(app: QApplication, argv: list[str]) -> list[str]:
+    """The file arguments: what Qt left after taking its own options (``-style fusion``) out.
+
+    Qt removes the options it understands from its copy of the arguments
+    (:meth:`QCoreApplication.arguments`); when the application was made
+    before (tests), the given ``argv`` is read with Qt's options skipped.
+    """
+    remaining = app.arguments()[1:]
+    if remaining and all(arg in argv for arg in remaining):
+        return [arg for arg in remaining if not arg.startswith("-")]
+    files, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in _QT_OPTIONS_WITH_VALUE:
+            skip = True
+        elif not arg.startswith("-"):
+            files.append(arg)
+    return files
+
+
+#: Qt options that take a value (``-style fusion``), for :func:`app_files` when Qt did not parse argv.
+_QT_OPTIONS_WITH_VALUE = frozenset({"-style", "-stylesheet", "-platform", "-platformpluginpath", "-platformtheme",
+                                    "-plugin", "-qmljsdebugger", "-session", "-display", "-geometry", "-title",
+                                    "-name", "-qwindowgeometry", "-qwindowtitle", "-qwindowicon"})
+
+
 def main(argv: list[str] | None = None) -> int:
     """Open the main window (with ``argv[0]`` loaded, if given) and run the event loop."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -45,8 +72,9 @@ def main(argv: list[str] | None = None) -> int:
 
     window = MainWindow()
     window.show()
-    if argv:
-        if not window.open_path(Path(argv[0]), prompt=False):
+    files = app_files(app, argv)
+    if files:
+        if not window.open_path(Path(files[0]), prompt=False):
             print(f"gradexplorer: {window.status.text()}", file=sys.stderr)
     else:
         window.check_recovery()

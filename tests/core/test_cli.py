@@ -103,3 +103,23 @@ def test_capture_and_show_refuse_a_fifo_at_once(tmp_path, capsys):
     assert "named pipe" in capsys.readouterr().err
     assert main(["show", str(fifo)]) == 2
     assert "named pipe" in capsys.readouterr().err
+
+
+def test_help_names_the_app_commands_and_imports_neither_torch_nor_qt():
+    code = ("import sys, gradexplorer.launch as launch\n"
+            "try:\n    launch.main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print('torch' in sys.modules, 'PySide6' in sys.modules)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "gradexplorer FILE" in result.stdout and "-style" in result.stdout
+    assert result.stdout.strip().endswith("False False")  # lazy: --help loads no torch, no Qt
+
+
+def test_qt_options_go_to_the_app_not_to_the_command_line(monkeypatch):
+    import gradexplorer.ui.app as app_module
+    from gradexplorer import launch
+
+    seen = []
+    monkeypatch.setattr(app_module, "main", lambda argv: seen.append(argv) or 0)
+    assert launch.main(["-style", "fusion", "model.py"]) == 0
+    assert seen == [["-style", "fusion", "model.py"]]

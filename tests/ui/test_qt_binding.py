@@ -18,3 +18,11 @@ def test_void_calls_keep_none_alive(qapp):
         path.moveTo(QPointF(0, 0))
     after = sys.getrefcount(None)
     assert after - before >= -50, f"None lost {before - after} references: a broken PySide6 build"
+
+
+def test_the_app_reads_its_file_after_qt_options(qapp):
+    from gradexplorer.ui.app import app_files
+
+    assert app_files(qapp, ["-style", "fusion", "model.py"]) == ["model.py"]
+    assert app_files(qapp, ["-platform", "offscreen", "-reverse", "s.gxsession"]) == ["s.gxsession"]
+    assert app_files(qapp, []) == []
