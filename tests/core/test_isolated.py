@@ -63,3 +63,25 @@ def test_what_the_child_changes_stays_in_the_child():
     cap = capture_isolated("torch.set_default_dtype(torch.float64)\nimport os\nos.chdir('/')\n")
     assert cap.ok and any("set_default_dtype" in s for s in cap.restored)
     assert torch.get_default_dtype() == torch.float32
+
+
+def test_a_thread_left_running_does_not_keep_the_child_alive():
+    started = time.perf_counter()
+    cap = capture_isolated(textwrap.dedent("""
+        import threading, time
+        def spin():
+            while True:
+                time.sleep(0.01)
+        threading.Thread(target=spin, name="spinner").start()
+        x = torch.ones(2, requires_grad=True)
+        (x * 2).sum().backward()
+    """))
+    assert cap.ok and any("'spinner' running" in sentence for sentence in cap.restored)
+    assert time.perf_counter() - started < 60  # it came back: the child exited after writing the capture
+
+
+@pytest.mark.parametrize("code", ["torch.set_grad_enabled(False)\n", "nn.Module.__call__ = lambda *a: 0\n",
+                                  "import sys\nsys.setrecursionlimit(99999)\n"])
+def test_what_a_program_changes_in_the_child_is_named_too(code):
+    cap = capture_isolated(code)
+    assert cap.ok and cap.restored  # said, as in thread mode; the app's own process is untouched
