@@ -449,7 +449,7 @@ def capture(
     with contextlib.ExitStack() as build_pause:
         with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), fewer_collections():
             streams[:] = [out, err]
-            before = process_state.snapshot()
+            before = process_state.snapshot(filename)
             flags = None
             try:
                 with torch.enable_grad(), torch.inference_mode(False), _default_device(torch_device), recorder:

@@ -19,7 +19,9 @@ What is covered, and how:
   sets them for the run and the next run starts from them afresh; reported
   so the user knows their code did it;
 * Python's recursion limit, the working directory, ``sys.stdout`` and
-  ``sys.stderr``, the warnings filters and ``warnings.showwarning``;
+  ``sys.stderr``, the warnings filters (named only when the program itself
+  called ``warnings.simplefilter``/``filterwarnings``: a module's first import
+  may add filters too) and ``warnings.showwarning``;
 * :data:`WATCHED_ATTRIBUTES`: torch, ``Tensor`` and ``nn.Module`` functions
   that programs monkeypatch (``backward``, ``__call__``, ...); the originals
   come back;
@@ -86,6 +88,10 @@ class ProcessState:
     stderr: object
     warning_filters: tuple
     showwarning: object
+    #: Calls of warnings.simplefilter/filterwarnings/resetwarnings made from the program's file.
+    warning_calls: list
+    #: The warnings functions before they were wrapped to note those calls.
+    warning_functions: tuple
     #: (owner, name, original, whether the owner itself defined it or inherited it)
     attributes: tuple[tuple[object, str, object, bool], ...]
     threads: frozenset[int]
@@ -100,12 +106,38 @@ class ThreadFlags:
     default_device: torch.device
 
 
-def snapshot() -> ProcessState:
-    """Record what a program may change (call right before it runs, in the thread that runs it)."""
+_WARNING_FUNCTIONS = ("simplefilter", "filterwarnings", "resetwarnings")
+
+
+def _watch_warning_calls(filename: str | None, calls: list) -> tuple:
+    """Wrap the warnings functions so that calls from ``filename`` are noted (torch's own lazy imports
+    add filters too: only the program's calls are named; every change is undone either way)."""
+    originals = tuple(getattr(warnings, name) for name in _WARNING_FUNCTIONS)
+    if filename is None:
+        return originals
+    for name, original in zip(_WARNING_FUNCTIONS, originals):
+        def watched(*args, _original=original, _name=name, **kwargs):
+            caller = sys._getframe(1)
+            if caller.f_code.co_filename == filename:
+                calls.append((_name, caller.f_lineno))
+            return _original(*args, **kwargs)
+
+        setattr(warnings, name, watched)
+    return originals
+
+
+def snapshot(filename: str | None = None) -> ProcessState:
+    """Record what a program may change (call right before it runs, in the thread that runs it).
+
+    ``filename``: the program's compile filename, to tell its own
+    ``warnings.simplefilter`` calls from those of modules it imports.
+    """
     try:
         cwd = os.getcwd()
     except OSError:  # the directory was removed under us
         cwd = ""
+    calls: list = []
+    originals = _watch_warning_calls(filename, calls)
     return ProcessState(
         default_dtype=torch.get_default_dtype(),
         default_device=torch.get_default_device(),
@@ -120,8 +152,10 @@ def snapshot() -> ProcessState:
         stderr=sys.stderr,
         warning_filters=tuple(warnings.filters),
         showwarning=warnings.showwarning,
+        warning_calls=calls,
         attributes=tuple((owner, name, owner.__dict__.get(name, getattr(owner, name)), name in owner.__dict__)
                          for owner, name in WATCHED_ATTRIBUTES),
+        warning_functions=originals,
         threads=frozenset(t.ident for t in threading.enumerate() if t.ident is not None),
     )
 
@@ -186,9 +220,13 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
         if getattr(sys, stream) is not getattr(before, stream):
             notes.append(f"your code replaced sys.{stream}; restored for the next run")
             setattr(sys, stream, getattr(before, stream))
+    for name, original in zip(_WARNING_FUNCTIONS, before.warning_functions):
+        setattr(warnings, name, original)
     if tuple(warnings.filters) != before.warning_filters:
-        notes.append("the warnings filters changed during the run (warnings.simplefilter/filterwarnings, by your "
-                     "code or a module it imported first); restored for the next run")
+        if before.warning_calls:  # the program's own calls; a module's first import may add filters too
+            name, line = before.warning_calls[0]
+            notes.append(f"your code called warnings.{name} (line {line}); the warnings filters are restored "
+                         f"for the next run")
         warnings.filters[:] = list(before.warning_filters)
         warnings._filters_mutated()  # noqa: SLF001 - the documented way filters take effect again
     if warnings.showwarning is not before.showwarning:

@@ -39,7 +39,7 @@ CARELESS = {
     "Module.__call__ patched": ("nn.Module.__call__ = lambda self, *a, **k: 0\n", "Module.__call__"),
     "anomaly detection": ("torch.autograd.set_detect_anomaly(True)\n", "set_detect_anomaly(True)"),
     "deterministic algorithms": ("torch.use_deterministic_algorithms(True)\n", "use_deterministic_algorithms(True)"),
-    "warnings filters": ("import warnings\nwarnings.simplefilter('ignore')\n", "warnings filters"),
+    "warnings filters": ("import warnings\nwarnings.simplefilter('ignore')\n", "warnings.simplefilter (line 2)"),
     "sys.stdout replaced": ("import sys, io\nsys.stdout = io.StringIO()\n", "sys.stdout"),
 }
 
@@ -85,3 +85,12 @@ def test_the_calling_threads_default_device_is_put_back_too():
     capture("torch.set_default_device('meta')\n")  # library use: the same thread runs the next program
     assert torch.get_default_device() == torch.device("cpu")
     assert torch.ones(1).device.type == "cpu"
+
+
+def test_filters_a_module_adds_on_its_first_import_are_undone_without_blaming_the_program():
+    import warnings
+
+    before = list(warnings.filters)
+    cap = capture("import warnings\n# a library's first import adds a filter, the program does not\n"
+                  "warnings.filters.insert(0, ('ignore', None, UserWarning, None, 0))\n")
+    assert cap.restored == () and list(warnings.filters) == before
