@@ -3,20 +3,24 @@
 ``benchmarks/bench_layout.py`` measures today's layout against it in the same
 run: layers by longest path, a few barycenter sweeps, each layer packed from
 the left and centred, long edges drawn straight (through the boxes between).
-Not used by the app.
+Not used by the app. Its layering and barycenter sweeps are today's functions
+(they did not change); the coordinates and the straight long edges are the
+first version's.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+# Layering and the barycenter sweep did not change: the first version's steps are today's.
+from gradexplorer.core.layout import LayoutCancelled, _layers_of, _sweep  # noqa: E402
 
 __all__ = ["Layout", "LayoutCancelled", "layered_layout"]
-
-
-class LayoutCancelled(Exception):
-    """Raised inside :func:`layered_layout` when ``should_stop()`` said so."""
 
 
 @dataclass(frozen=True)
@@ -42,45 +46,6 @@ class Layout:
     def routes(self) -> dict:
         """No waypoints: every edge was drawn straight from end to end."""
         return {}
-
-
-def _layers_of(count: int, succ: list[list[int]], pred_count: list[int]) -> list[int]:
-    layer = [0] * count
-    indegree = list(pred_count)
-    queue = deque(i for i in range(count) if indegree[i] == 0)
-    seen = 0
-    while queue:
-        u = queue.popleft()
-        seen += 1
-        next_layer = layer[u] + 1
-        for v in succ[u]:
-            if layer[v] < next_layer:
-                layer[v] = next_layer
-            indegree[v] -= 1
-            if indegree[v] == 0:
-                queue.append(v)
-    if seen != count:  # a cycle (not expected in autograd graphs): keep what is left in place
-        for i in range(count):
-            if indegree[i] > 0:
-                layer[i] = max(layer[i], 0)
-    return layer
-
-
-def _sweep(rows: list[list[int]], neighbours: list[list[int]], position: list[float], downwards: bool) -> None:
-    order = range(1, len(rows)) if downwards else range(len(rows) - 2, -1, -1)
-    for index in order:
-        row = rows[index]
-        keyed = []
-        for rank, node in enumerate(row):
-            near = neighbours[node]
-            if near:
-                keyed.append((sum(position[n] for n in near) / len(near), rank, node))
-            else:
-                keyed.append((position[node], rank, node))
-        keyed.sort()
-        row[:] = [node for _, _, node in keyed]
-        for rank, node in enumerate(row):
-            position[node] = rank
 
 
 def layered_layout(

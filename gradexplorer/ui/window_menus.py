@@ -122,24 +122,15 @@ def setup_menus(window) -> None:
     for action in (window.zoom_in_action, window.zoom_out_action, window.fit_action):
         view_menu.addAction(action)
     view_menu.addSeparator()
-    window.values_action = QAction("Values on the Graph", window)
-    window.values_action.setCheckable(True)
+    window.values_action = _toggle(window, "Values on the Graph", False, window.graph_view.set_show_values,
+                                   "Show each node's forward value (shape, range) and gradient norm above it")
     window.values_action.setShortcut(QKeySequence("Ctrl+Shift+V"))
-    window.values_action.setStatusTip("Show each node's forward value (shape, range) and gradient norm above it")
-    window.values_action.toggled.connect(window.graph_view.set_show_values)
-    view_menu.addAction(window.values_action)
-    window.legend_action = QAction("Show Legend", window)
-    window.legend_action.setCheckable(True)
-    window.legend_action.setChecked(True)
-    window.legend_action.setStatusTip("What the colours and borders of the graph mean (drawn into exports too)")
-    window.legend_action.toggled.connect(window.graph_view.set_legend_wanted)
-    view_menu.addAction(window.legend_action)
-    window.minimap_action = QAction("Show Minimap", window)
-    window.minimap_action.setCheckable(True)
-    window.minimap_action.setChecked(True)
-    window.minimap_action.setStatusTip("A small picture of the whole graph when it is bigger than the view")
-    window.minimap_action.toggled.connect(window.graph_view.set_minimap_wanted)
-    view_menu.addAction(window.minimap_action)
+    window.legend_action = _toggle(window, "Show Legend", True, window.graph_view.set_legend_wanted,
+                                   "What the colours and borders of the graph mean (drawn into exports too)")
+    window.minimap_action = _toggle(window, "Show Minimap", True, window.graph_view.set_minimap_wanted,
+                                    "A small picture of the whole graph when it is bigger than the view")
+    for action in (window.values_action, window.legend_action, window.minimap_action):
+        view_menu.addAction(action)
 
     toolbar = window.addToolBar("Run")
     toolbar.setObjectName("run_toolbar")
@@ -199,6 +190,16 @@ def setup_menus(window) -> None:
     for action in (window.nan_forward_action, window.nan_backward_action, window.collapse_action,
                    window.expand_action, window.values_action):
         find.addAction(action)
+
+
+def _toggle(window, text: str, checked: bool, slot, tip: str) -> QAction:
+    """A checkable View action that calls ``slot(checked)`` when toggled."""
+    action = QAction(text, window)
+    action.setCheckable(True)
+    action.setChecked(checked)
+    action.setStatusTip(tip)
+    action.toggled.connect(slot)
+    return action
 
 
 def _device_combo() -> QComboBox:
