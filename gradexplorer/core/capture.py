@@ -463,8 +463,6 @@ def capture(
                 del exc  # its frames hold the user's tensors
             # Before the build: a default dtype the program set would change our own records.
             restored = process_state.restore(before, flags, device=torch_device)
-            restored += tuple(f"your code left the thread {t.name!r} running; Stop or closing the window "
-                              f"interrupts it" for t in process_state.threads_left_running(before))
             # Building allocates many small objects while holding the whole
             # graph: pausing the cyclic GC meanwhile halves the time on big
             # graphs. The pause begins before the run's thresholds are given

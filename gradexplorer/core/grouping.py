@@ -81,6 +81,8 @@ class Hierarchy:
 
 
 _hierarchy_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: Per graph: each node's (squared gradient norm, known, NaN/Inf) for the boxes' labels.
+_health_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _runs(parent: str, indices: set[int], signature_of) -> list[tuple[int, int]]:
@@ -240,9 +242,6 @@ def _owner_of(module: str | None, collapsed: frozenset[str], chains) -> str | No
         if prefix in collapsed:
             return prefix
     return None
-
-
-_health_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _node_health(attrs: dict) -> tuple[float, bool, bool]:

@@ -169,6 +169,9 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
             device: torch.device | None = None) -> tuple[str, ...]:
     """Put back everything in ``before`` that the program changed; one sentence per change.
 
+    Threads the program left running cannot be put back: each gets a
+    sentence too (:func:`interrupt_program_threads` ends them).
+
     ``flags`` (from :func:`thread_flags`) and ``device`` (the device the run
     was set to) only report: the capture's own contexts reset those when
     they exit.
@@ -232,6 +235,8 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
     if warnings.showwarning is not before.showwarning:
         notes.append("your code replaced warnings.showwarning; restored for the next run")
         warnings.showwarning = before.showwarning
+    for thread in threads_left_running(before):
+        notes.append(f"your code left the thread {thread.name!r} running; Stop or closing the window interrupts it")
     for owner, name, original, own in before.attributes:
         current = owner.__dict__.get(name, getattr(owner, name, None))
         if current is not original:
@@ -247,9 +252,8 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
 
 
 def threads_left_running(before: ProcessState) -> list[threading.Thread]:
-    """Threads the program started (the recorder marks them) that are still alive after it."""
-    return [t for t in threading.enumerate() if t.ident not in before.threads and t.is_alive()
-            and getattr(t, "_gradexplorer_followed", False)]
+    """Threads this run's program started (the recorder marks them) that are still alive after it."""
+    return [t for t in program_threads() if t.ident not in before.threads]
 
 
 def program_threads() -> list[threading.Thread]:

@@ -342,7 +342,7 @@ class GraphView(QGraphicsView):
         self.filter_ids: frozenset[str] | None = None
         self.filter_mode = "dim"
         self._passing: set[str] | None = None
-        self._passing_key: tuple | None = None
+        self._passing_for: tuple | None = None  # the (filter, drawing) the set was made for
         #: "Values on the graph": each node's value and gradient norm drawn by it.
         self.show_values = False
         self.legend = LegendWidget(self)
@@ -548,11 +548,11 @@ class GraphView(QGraphicsView):
         """
         if self.filter_ids is None or self.display is None:
             return None
-        key = (id(self.filter_ids), id(self.display))
-        if self._passing_key != key:
+        made_for = self._passing_for
+        if made_for is None or made_for[0] is not self.filter_ids or made_for[1] is not self.display:
             owner = self.display.owner
             self._passing = {owner.get(n, n) for n in self.filter_ids}
-            self._passing_key = key
+            self._passing_for = (self.filter_ids, self.display)
         return self._passing
 
     def _apply_filter_to_items(self) -> None:

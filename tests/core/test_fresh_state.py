@@ -75,10 +75,13 @@ def test_a_thread_left_running_is_named_and_stop_interrupts_it():
         worker = threading.Thread(target=spin, name="spinner")
         worker.start()
     """))
-    assert any("'spinner' running" in sentence for sentence in cap.restored), cap.restored
-    assert [t.name for t in program_threads()] == ["spinner"]
-    assert interrupt_program_threads(CaptureStopped) == []
-    assert program_threads() == [] and not any(t.name == "spinner" for t in threading.enumerate())
+    try:
+        assert any("'spinner' running" in sentence for sentence in cap.restored), cap.restored
+        assert [t.name for t in program_threads()] == ["spinner"]
+        assert interrupt_program_threads(CaptureStopped) == []
+        assert program_threads() == [] and not any(t.name == "spinner" for t in threading.enumerate())
+    finally:  # a failing assertion must not leave a non-daemon thread that keeps pytest from exiting
+        interrupt_program_threads(CaptureStopped)
 
 
 def test_the_calling_threads_default_device_is_put_back_too():

@@ -94,12 +94,16 @@ def _plain_path_ops(weight_of):
     raise AssertionError("no path")
 
 
-def test_filter_hides_the_rest_then_clear_restores_it(qtbot, window):
+def _model_with_the_weight_clicked_and_hide_chosen(qtbot, window):
     window.editor.setPlainText(MODEL)
     result = run_and_wait(qtbot, window)
-    graph = result.capture.graph
     click_node(qtbot, window, "model.0.weight")
     window.filter_mode_combo.setCurrentIndex(window.filter_mode_combo.findData("hide"))
+    return result
+
+
+def test_filter_hides_the_rest_then_clear_restores_it(qtbot, window):
+    graph = _model_with_the_weight_clicked_and_hide_chosen(qtbot, window).capture.graph
     index = window.filter_combo.findData("path")
     window.filter_combo.setCurrentIndex(index)
     window.filter_combo.activated.emit(index)
@@ -114,11 +118,8 @@ def test_filter_hides_the_rest_then_clear_restores_it(qtbot, window):
 
 
 def test_a_filter_stays_while_a_box_is_closed_and_opened(qtbot, window):
-    window.editor.setPlainText(MODEL)
-    result = run_and_wait(qtbot, window)
+    result = _model_with_the_weight_clicked_and_hide_chosen(qtbot, window)
     graph = result.capture.graph
-    click_node(qtbot, window, "model.0.weight")
-    window.filter_mode_combo.setCurrentIndex(window.filter_mode_combo.findData("hide"))
     window.apply_filter("path")
     window.collapse_module("model.2")  # the path runs through model.2.0: its box stays visible
     assert window.graph_view.items_by_id[GROUP_PREFIX + "model.2"].isVisible()
