@@ -48,7 +48,7 @@ from .errors import ErrorReport, SnapshotError
 from .graph import CaptureGraph
 from .session import load_session
 
-__all__ = ["KILLED", "capture_isolated", "default_memory_limit", "discard_spare"]
+__all__ = ["KILLED", "capture_isolated", "default_memory_limit", "discard_spare", "wait_for_spare"]
 
 #: ``ErrorReport.exc_type`` of a run whose child Stop killed: no capture came back.
 KILLED = "ProcessKilled"
@@ -83,6 +83,33 @@ def _start_spare() -> None:
     with _spare_lock:
         if _spare is None or _spare.poll() is not None:
             _spare = _spawn()
+
+
+def wait_for_spare(timeout: float = 60.0) -> bool:
+    """Block until the waiting child has finished its imports (True), or ``timeout`` passes (False).
+
+    For measurements: a spare importing torch takes a core for about two
+    seconds, which would slow whatever is timed meanwhile.
+    """
+    global _spare
+    with _spare_lock:
+        child = _spare
+        if child is None or child.poll() is not None or getattr(child, "gradexplorer_ready", False):
+            return child is not None and child.poll() is None
+        ready = threading.Event()
+
+        def read_ready() -> None:
+            if child.stdout.readline().strip():  # the child's first line is {"ready": true}
+                ready.set()
+
+        threading.Thread(target=read_ready, daemon=True).start()
+        if not ready.wait(timeout):  # end it: its reader thread must not race the next run's for the line
+            _spare = None
+            child.kill()
+            child.wait()
+            return False
+        child.gradexplorer_ready = True
+        return True
 
 
 def discard_spare() -> None:
@@ -137,6 +164,17 @@ def _crash_report(returncode: int, exit_line: tuple[int | None, int] | None, fau
     tail = child_stderr.strip()[-4000:]
     return ErrorReport("crashed", "ProcessExited", message, None,
                        traceback=message + ("\n\n" + tail if tail else ""))
+
+
+def _finish(process: subprocess.Popen, readers: list[threading.Thread]) -> None:
+    """Wait for the child to end (it exits right after its last message) and for its output to be read."""
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:  # something keeps it alive after it said it was done
+        process.kill()
+        process.wait()
+    for reader in readers:
+        reader.join(5)
 
 
 def capture_isolated(
@@ -199,9 +237,13 @@ def capture_isolated(
                     out[stream].append(str(message.get("text", "")))
                     if on_output is not None:
                         on_output(stream, str(message.get("text", "")))
+                elif "ready" in message:  # a spare announcing its imports; nobody waited for it
+                    pass
                 elif "exit_line" in message:
                     state["exit_line"] = (message["exit_line"], message.get("code", 0))
                 elif message.get("done"):
+                    write = message.get("write")
+                    state["write"] = float(write) if type(write) in (int, float) else 0.0
                     state["done"] = True
 
         def read_errors() -> None:
@@ -213,31 +255,42 @@ def capture_isolated(
         for reader in readers:
             reader.start()
         stopped = False
-        while process.poll() is None:
+        # Read the capture as soon as the child says it is written: a process that held a few GB takes a
+        # tenth of a second to end, which the parent spends reading instead.
+        while process.poll() is None and not state["done"]:
             if should_stop is not None and should_stop():
                 process.kill()  # at once, even inside a native op
                 stopped = True
                 process.wait()
                 break
             time.sleep(_POLL)
-        for reader in readers:
-            reader.join(5)
-        _start_spare()  # the next run finds a child with its imports done
-        stdout, stderr = "".join(out["stdout"]), "".join(out["stderr"])
-        base = Capture(code=code, filename=filename, device=device, graph=CaptureGraph(), stdout=stdout,
-                       stderr=stderr, executed=True, versions=versions())
-        if stopped:
-            return replace(base, error=ErrorReport("stopped", KILLED, "stopped by the user (the program's "
-                                                   "process was killed)", None))
+        base = Capture(code=code, filename=filename, device=device, graph=CaptureGraph(), stdout="",
+                       stderr="", executed=True, versions=versions())
         result_path = Path(job["result_path"])
-        if process.returncode == 0 and state["done"] and result_path.exists():
+        if not stopped and state["done"] and result_path.exists():
+            reading = time.perf_counter()
             try:
                 capture = load_session(result_path).capture
             except SnapshotError as exc:  # a child that wrote something we refuse: say so, keep the output
-                message = f"the program's process sent a capture that cannot be read: {exc}"
-                return replace(base, error=ErrorReport("crashed", "SnapshotError", message, None, traceback=message))
-            timings = {**capture.timings, "isolated": time.perf_counter() - started}
-            return replace(capture, timings=timings)
+                capture = None
+                refused = f"the program's process sent a capture that cannot be read: {exc}"
+            else:
+                now = time.perf_counter()
+                timings = {**capture.timings, "hand-over write": state["write"], "hand-over read": now - reading,
+                           "isolated": now - started}
+                capture = replace(capture, timings=timings)
+            _finish(process, readers)
+            _start_spare()  # after reading: importing torch would compete with it for the cores
+            if capture is not None:
+                return capture
+            return replace(base, stdout="".join(out["stdout"]), stderr="".join(out["stderr"]),
+                           error=ErrorReport("crashed", "SnapshotError", refused, None, traceback=refused))
+        _finish(process, readers)
+        _start_spare()  # the next run finds a child with its imports done
+        base = replace(base, stdout="".join(out["stdout"]), stderr="".join(out["stderr"]))
+        if stopped:
+            return replace(base, error=ErrorReport("stopped", KILLED, "stopped by the user (the program's "
+                                                   "process was killed)", None))
         fault = ""
         fault_path = Path(job["fault_path"])
         if fault_path.exists():

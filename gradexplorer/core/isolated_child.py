@@ -7,9 +7,10 @@ input, so that a child started ahead of time (a *spare*) has the second of
 importing behind it when the user presses Run. It talks to the parent on its
 standard output, one JSON object per line:
 
+* ``{"ready": true}``: the imports are done, the child waits for its job;
 * ``{"out": "stdout" | "stderr", "text": ...}``: the program printed;
 * ``{"exit_line": k, "code": n}``: the program called ``os._exit(n)`` at line k;
-* ``{"done": true}``: the capture is in the session file.
+* ``{"done": true, "write": s}``: the capture is in the session file (written in ``s`` seconds).
 
 The capture travels as a session file, through the same safe codec as a
 file the user opens (no pickle): the parent never unpickles anything the
@@ -24,6 +25,7 @@ import json
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 __all__ = ["main"]
@@ -51,6 +53,9 @@ def main(argv: list[str]) -> int:
     from .collector import paused_collection
     from .session import Session, write_session_container
 
+    if len(argv) > 1 and argv[1] == "--wait":
+        sys.stdout.write('{"ready": true}\n')  # imports done (see isolated.wait_for_spare)
+        sys.stdout.flush()
     job_path = argv[1] if len(argv) > 1 and argv[1] != "--wait" else sys.stdin.readline().strip()
     if not job_path:  # the parent went away before giving a job (a spare that was not needed)
         return 0
@@ -89,9 +94,10 @@ def main(argv: list[str]) -> int:
     session = Session(code=job["code"], device=cap.device, capture=cap, filename=filename)
     # A plain write: the file is read once by the parent and deleted; nothing to make atomic or durable.
     # No cyclic GC meanwhile: encoding makes many small objects next to the whole capture (as save_session).
+    written = time.perf_counter()
     with paused_collection(), open(job["result_path"], "wb") as fh:
-        write_session_container(session, fh)
-    emit({"done": True})
+        write_session_container(session, fh, compress=False)
+    emit({"done": True, "write": time.perf_counter() - written})
     channel.close()
     # Threads the program left running must not keep this process alive: the capture is written.
     real_exit(0)

@@ -85,3 +85,16 @@ def test_a_thread_left_running_does_not_keep_the_child_alive():
 def test_what_a_program_changes_in_the_child_is_named_too(code):
     cap = capture_isolated(code)
     assert cap.ok and cap.restored  # said, as in thread mode; the app's own process is untouched
+
+
+def test_the_spare_child_says_when_its_imports_are_done_and_then_takes_the_next_run():
+    from gradexplorer.core.isolated import discard_spare, wait_for_spare
+
+    capture_isolated("x = 1\n")  # leaves a spare child importing
+    assert wait_for_spare(60)
+    assert wait_for_spare(1)  # asked again: still ready, nothing left to read
+    cap = capture_isolated("a = torch.tensor(2.0, requires_grad=True)\n(a * a).backward()\nprint('ok')\n")
+    assert cap.ok and cap.stdout == "ok\n" and cap.graph.nodes[cap.node_named("a")]["grad"].item() == 4.0
+    assert {"hand-over write", "hand-over read"} <= set(cap.timings)
+    discard_spare()
+    assert not wait_for_spare(1)  # no spare: nothing to wait for

@@ -1,0 +1,58 @@
+"""Statistics written for records saved without their values: computed together, equal to plain PyTorch's."""
+
+import io
+import zipfile
+
+import pytest
+import torch
+
+from gradexplorer import capture
+from gradexplorer.core.session import Session, read_session_bytes, write_session_container
+from gradexplorer.core.snapshot import TensorSink
+from gradexplorer.core.tensors import TensorRecord, fill_stats
+
+
+def _record(data: torch.Tensor) -> TensorRecord:
+    return TensorRecord(tuple(data.shape), str(data.dtype).removeprefix("torch."), "cpu", False, data=data)
+
+
+def _torch_stats(t: torch.Tensor) -> tuple[float, float, float, float]:
+    t = t.double()
+    return t.min().item(), t.max().item(), t.mean().item(), t.std().item()
+
+
+def test_records_on_one_view_share_statistics_and_other_views_get_their_own():
+    base = torch.linspace(-3.0, 5.0, 4096)
+    same, again, head, strided = _record(base), _record(base), _record(base[:100]), _record(base[::2])
+    fill_stats([same, again, head, strided])
+    assert again.summary is same.summary  # one computation for the same memory, shape, strides and dtype
+    for record, plain in ((same, base), (head, base[:100]), (strided, base[::2])):  # same address, other views
+        s = record.summary
+        assert (s.min, s.max, s.mean, s.std) == pytest.approx(_torch_stats(plain), rel=1e-6)
+
+
+def test_a_record_met_twice_is_stored_once():
+    record = _record(torch.arange(10.0))
+    sink = TensorSink(budget=100)
+    first, second = sink.encode(record), sink.encode(record)
+    assert first is second and first["data"] == "t0" and len(sink.tensors) == 1
+    assert sink.budget == 90
+
+
+def test_summaries_in_a_file_equal_plain_torch_statistics():
+    code = ("x = torch.linspace(-2.0, 6.0, 30000, requires_grad=True)\n"  # over the value cap: a summary
+            "y = (x * x).sum()\n"
+            "y.backward()\n")
+    cap = capture(code)
+    buffer = io.BytesIO()
+    write_session_container(Session(code=code, device="cpu", capture=cap, filename="<editor>"), buffer,
+                            compress=False, file_values=10)
+    with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as zf:
+        assert {info.compress_type for info in zf.infolist()} == {zipfile.ZIP_STORED}
+    reopened = read_session_bytes(buffer.getvalue()).capture
+    x = torch.linspace(-2.0, 6.0, 30000)  # what plain PyTorch computes for the same program
+    for record, plain in ((reopened.tensor("x").value, x), (reopened.tensor("x").grad, 2 * x)):
+        assert record.data is None
+        s = record.stats
+        assert (s.min, s.max, s.mean, s.std) == pytest.approx(_torch_stats(plain), rel=1e-5)
+        assert list(s.head) == pytest.approx(plain[:5].tolist())
