@@ -6,7 +6,7 @@ Usage::
 
 Both sides go from the code to the first picture's data: the capture
 (thread mode: :func:`gradexplorer.capture` in this process; isolated:
-:func:`gradexplorer.core.isolated.capture_isolated`, which starts a Python
+:func:`gradexplorer.core.isolated.engine.capture_isolated`, which starts a Python
 process that imports torch, runs the capture, writes it as a session file
 that this process reads back through the safe codec) and then
 :func:`gradexplorer.ui.worker.prepare_view` (overview and layout), as the
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_capture import transformer_code  # noqa: E402
 from gradexplorer import capture  # noqa: E402
-from gradexplorer.core.isolated import capture_isolated, wait_for_spare  # noqa: E402
+from gradexplorer.core.isolated.engine import capture_isolated, wait_for_spare  # noqa: E402
 
 TARGET_RATIO = 1.5
 

@@ -47,7 +47,7 @@ from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer  # noqa: E402
 from bench_capture import transformer_code  # noqa: E402
 from bench_graph_view import render, time_dot  # noqa: E402
 from gradexplorer import capture  # noqa: E402
-from gradexplorer.core.grouping import expand_display, forget  # noqa: E402
+from gradexplorer.core.analysis.grouping import expand_display, forget  # noqa: E402
 from gradexplorer.ui.app import create_application  # noqa: E402
 from gradexplorer.ui.graph_view import GraphView  # noqa: E402
 from gradexplorer.ui.worker import expanded_layout, prepare_view  # noqa: E402

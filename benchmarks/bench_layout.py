@@ -15,14 +15,14 @@ and, for the overview and for the whole graph (every node drawn), for each
 layout on the *same* graph with the same box sizes:
 
 * ``previous``: the first version's layout (``benchmarks/previous_layout.py``);
-* ``ours``: :func:`gradexplorer.core.layout.layered_layout` today;
+* ``ours``: :func:`gradexplorer.core.analysis.layout.layered_layout` today;
 * ``dot``: Graphviz ``dot -Tplain``, when ``dot`` is installed;
 * ``igraph``: igraph's ``layout_sugiyama``, when igraph is installed
   (it knows no box widths: x is scaled by the widest box; it returns no
   waypoints, so its edges are straight, as ``igraph.plot`` draws them);
 
 the edge crossings, the edges drawn through other boxes
-(:mod:`gradexplorer.core.layout_quality`) and the seconds (median and
+(:mod:`gradexplorer.core.analysis.layout_quality`) and the seconds (median and
 spread of ``--repeat`` runs for ours and previous; one run for dot/igraph).
 
 Targets (exit status 1 when one is missed): first picture at most 60 boxes;
@@ -47,9 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import previous_layout  # noqa: E402
 from gradexplorer import capture  # noqa: E402
-from gradexplorer.core.grouping import display_graph, initial_collapse  # noqa: E402
-from gradexplorer.core.layout import layered_layout  # noqa: E402
-from gradexplorer.core.layout_quality import (  # noqa: E402
+from gradexplorer.core.analysis.grouping import display_graph, initial_collapse  # noqa: E402
+from gradexplorer.core.analysis.layout import layered_layout  # noqa: E402
+from gradexplorer.core.analysis.layout_quality import (  # noqa: E402
     crossings,
     drawing_from_points,
     drawing_of_layout,

@@ -1,4 +1,4 @@
-"""The first version's layout (gradexplorer/core/layout.py at commit 1e15cd8), kept for comparison.
+"""The first version's layout (gradexplorer/core/analysis/layout.py at commit 1e15cd8), kept for comparison.
 
 ``benchmarks/bench_layout.py`` measures today's layout against it in the same
 run: layers by longest path, a few barycenter sweeps, each layer packed from
@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # Layering and the barycenter sweep did not change: the first version's steps are today's.
-from gradexplorer.core.layout import LayoutCancelled, _layers_of, _sweep  # noqa: E402
+from gradexplorer.core.analysis.layout import LayoutCancelled, _layers_of, _sweep  # noqa: E402
 
 __all__ = ["Layout", "LayoutCancelled", "layered_layout"]
 

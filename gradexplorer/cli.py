@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     cap = sub.add_parser("capture", help="run a script, print its autograd graph, optionally write JSON")
     cap.add_argument("script", help="a Python file (or - for standard input)")
     cap.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (default: cpu)")
-    cap.add_argument("--json", metavar="OUT", help="write the capture snapshot as JSON to OUT (- for stdout)")
+    cap.add_argument("--json", metavar="OUT", help="write the capture document as JSON to OUT (- for stdout)")
     cap.add_argument("-o", "--session", metavar="SESSION", help="save the capture as a session file (.gxsession)")
     cap.add_argument("--max-rows", type=int, default=200, metavar="N", help="node rows to print (default 200)")
     cap.add_argument("--isolated", action="store_true",
@@ -70,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="with --isolated: memory the child may allocate (default: half of this machine's; 0: none)")
     cap.add_argument("--quiet", action="store_true", help="print nothing but errors")
     show = sub.add_parser("show", help="print the summary of a saved session without running its code")
-    show.add_argument("session", help="a .gxsession file (or a capture --json snapshot)")
+    show.add_argument("session", help="a .gxsession file (or a capture --json document)")
     show.add_argument("--max-rows", type=int, default=200, metavar="N", help="node rows to print (default 200)")
     sub.add_parser("devices", help="list the devices code can run on here")
     sub.add_parser("examples", help="list the bundled examples")
@@ -86,7 +86,7 @@ def _read_script(path: str) -> tuple[str, str]:
     if path == "-":
         return sys.stdin.read(), "<stdin>"
     file = Path(path)
-    from .core.session import not_a_regular_file
+    from .core.io.session import not_a_regular_file
 
     problem = not_a_regular_file(file.stat())
     if problem:
@@ -104,17 +104,17 @@ def _write_json(document: dict, out: str) -> None:
     if out == "-":
         sys.stdout.write(text + "\n")
         return
-    from .core.session import write_atomic
+    from .core.io.session import write_atomic
 
     write_atomic(Path(out), text)
 
 
 def _run_capture(args) -> int:
-    from .core.capture import capture
-    from .core.errors import GradexplorerError
-    from .core.session import save_session, session_from_capture
-    from .core.snapshot import capture_to_dict
-    from .core.summary import format_capture
+    from .core.capture.run import capture
+    from .core.records.errors import GradexplorerError
+    from .core.io.session import save_session, session_from_capture
+    from .core.io.capture_json import capture_to_dict
+    from .core.io.report import format_capture
 
     try:
         code, filename = _read_script(args.script)
@@ -123,7 +123,7 @@ def _run_capture(args) -> int:
         return _fail(f"cannot read {args.script}: {reason}")
     try:
         if args.isolated:
-            from .core.isolated import capture_isolated
+            from .core.isolated.engine import capture_isolated
 
             limit = -1 if args.memory_limit is None else (int(args.memory_limit * 2**30) or None)
             result = capture_isolated(code, device=args.device, filename=filename, memory_limit=limit)
@@ -149,13 +149,13 @@ def _run_capture(args) -> int:
 
 
 def _run_show(args) -> int:
-    from .core.errors import SnapshotError
-    from .core.session import load_session
-    from .core.summary import format_capture
+    from .core.records.errors import DocumentError
+    from .core.io.session import load_session
+    from .core.io.report import format_capture
 
     try:
         session = load_session(args.session)
-    except SnapshotError as exc:
+    except DocumentError as exc:
         return _fail(str(exc))
     saved = f", saved {session.saved_at}" if session.saved_at else ""
     print(f"session {args.session}: made by gradexplorer {session.versions.get('gradexplorer', '?')}"
@@ -167,7 +167,7 @@ def _run_show(args) -> int:
 
 
 def _run_devices() -> int:
-    from .core.devices import list_devices
+    from .core.capture.devices import list_devices
 
     for info in list_devices():
         state = "available" if info.available else f"not available: {info.reason}"

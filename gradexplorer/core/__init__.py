@@ -1,23 +1,23 @@
-"""The Qt-free core: capture, graph, tensor records, devices.
+"""The Qt-free core: records, graph, analysis, capture, io, the isolated engine (see the README's code map).
 
 Only torch, networkx and the standard library are imported here (a test
 enforces that PySide6 is never imported, directly or indirectly).
 """
 
-from .capture import Capture, PassSummary, TensorInfo, capture
-from .devices import DeviceInfo, available_devices, list_devices, resolve_device
-from .errors import CaptureStopped, DeviceUnavailableError, ErrorReport, GradexplorerError, SnapshotError
-from .tensors import TensorRecord, TensorStats
+from .capture.devices import DeviceInfo, available_devices, list_devices, resolve_device
+from .capture.run import Capture, PassSummary, TensorInfo, capture
+from .records.errors import CaptureStopped, DeviceUnavailableError, DocumentError, ErrorReport, GradexplorerError
+from .records.tensors import TensorRecord, TensorStats
 
 __all__ = [
     "Capture",
     "CaptureStopped",
     "DeviceInfo",
     "DeviceUnavailableError",
+    "DocumentError",
     "ErrorReport",
     "GradexplorerError",
     "PassSummary",
-    "SnapshotError",
     "TensorInfo",
     "TensorRecord",
     "TensorStats",

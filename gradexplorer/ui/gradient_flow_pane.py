@@ -3,7 +3,7 @@
 x: the parameters in model order (input side left); y: the gradient norm
 (or mean |g|, or max |g|) on a log scale; one line of points per backward
 pass. Vanishing and exploding gradients (the rule of
-:mod:`gradexplorer.core.gradient_flow`) are listed under the chart; a click
+:mod:`gradexplorer.core.analysis.gradient_flow`) are listed under the chart; a click
 on a point or on a listed warning selects the parameter in the graph.
 
 The chart is drawn with pyqtgraph, and only while the tab is visible: a
@@ -21,7 +21,7 @@ import math
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from ..core.gradient_flow import FlowWarning, ParameterFlow
+from ..core.analysis.gradient_flow import FlowWarning, ParameterFlow
 
 __all__ = ["GradientFlowPane", "MAX_WARNINGS", "METRICS"]
 

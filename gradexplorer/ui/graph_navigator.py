@@ -5,7 +5,7 @@
   the picture into that box and selects it (the window does the work).
 * **Depth slider**: 0 shows the top-level modules as boxes, the far right
   opens every box; each step opens or closes one level everywhere
-  (:func:`gradexplorer.core.grouping.collapse_at_depth`).
+  (:func:`gradexplorer.core.analysis.grouping.collapse_at_depth`).
 
 The widget only shows and reports; :class:`MainWindow` decides what the
 clicks do (in a job, off the GUI thread).

@@ -1,6 +1,6 @@
 """The autograd graph drawing: QGraphicsView/Scene, node items, edges, selection, zoom.
 
-Positions come precomputed (:func:`gradexplorer.core.layout.layered_layout`,
+Positions come precomputed (:func:`gradexplorer.core.analysis.layout.layered_layout`,
 run in the worker), so building the scene on the GUI thread only creates
 items. Scale choices, for graphs of 10,000+ nodes:
 
@@ -42,12 +42,12 @@ from PySide6.QtWidgets import (
     QStyleOptionGraphicsItem,
 )
 
+from ..core.analysis.grouping import DisplayGraph, display_graph
+from ..core.analysis.layout import Layout
+from ..core.analysis.query import grad_norm
 from ..core.collector import paused_collection
-from ..core.grouping import DisplayGraph, display_graph
-from ..core.layout import Layout
-from ..core.query import grad_norm
-from ..core.summary import node_gradient, value_caption
-from ..core.tensors import format_number
+from ..core.graph.schema import node_gradient, node_role, value_caption
+from ..core.records.tensors import format_number
 from .legend import NAN_RED, LegendWidget, legend_size, norm_colour, paint_legend, paint_nan_tag
 from .minimap import Minimap
 from .worker import display_width, label_width, node_label
@@ -78,7 +78,7 @@ def node_style(attrs: dict, *, passes_ran: bool) -> tuple[str, bool, bool, bool]
     # the view draws at most a few thousand plain nodes (big graphs are boxed).
     records = [attrs.get("value"), *(r for flow in attrs.get("grads", {}).values() for r in flow.outputs)]
     nonfinite = any(r is not None and r.has_nonfinite() for r in records)
-    return attrs["kind"], hooked, no_gradient, nonfinite
+    return node_role(attrs), hooked, no_gradient, nonfinite
 
 
 _style_cache: dict[tuple, tuple[QBrush, QPen, QColor]] = {}
@@ -157,7 +157,7 @@ class NodeItem(QGraphicsItem):
         return rect
 
     def caption(self) -> str:
-        """The value caption (see :func:`~gradexplorer.core.summary.value_caption`)."""
+        """The value caption (see :func:`~gradexplorer.core.io.report.value_caption`)."""
         if self._caption is None:
             self._caption = value_caption(self.attrs)
         return self._caption

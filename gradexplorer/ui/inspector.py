@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.accounting import leaf_steps
-from ..core.summary import short_op
-from ..core.tensors import TensorRecord, format_number
+from ..core.analysis.accounting import leaf_steps
+from ..core.graph.schema import short_op
+from ..core.records.tensors import TensorRecord, format_number
 
 __all__ = ["Inspector", "TensorTableModel", "TensorView", "describe_record"]
 
@@ -381,7 +381,7 @@ class Inspector(QScrollArea):
                 box.setVisible(False)
             return
         self.title.setText(f"{short_op(attrs['op'])}  ({node_id})")
-        kind = attrs["kind"] + (" (root)" if attrs["is_root"] and attrs["kind"] != "root" else "")
+        kind = attrs["kind"] + (" (root)" if attrs["is_root"] else "")
         self.kind.setText(kind)
         self.names.setText(", ".join(attrs["names"]) or "— (no name in the namespace)")
         self.path.setText(attrs.get("path") or "")

@@ -30,15 +30,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core import export, process_state
-from ..core.autosave import AutosaveSlot, find_orphans
-from ..core.capture import Capture, versions
+from ..core.capture import process_state
+from ..core.capture.devices import resolve_device
+from ..core.capture.run import Capture, versions
 from ..core.collector import freeze_survivors, paused_collection
-from ..core.devices import resolve_device
-from ..core.errors import CaptureStopped, DeviceUnavailableError, SnapshotError
-from ..core.isolated import KILLED, default_memory_limit
-from ..core.graph import CaptureGraph
-from ..core.grouping import (
+from ..core.graph.build import CaptureGraph
+from ..core.io import export
+from ..core.io.autosave import AutosaveSlot, find_orphans
+from ..core.isolated.engine import KILLED, default_memory_limit
+from ..core.records.errors import CaptureStopped, DeviceUnavailableError, DocumentError
+from ..core.analysis.grouping import (
     GROUP_PREFIX,
     breadcrumbs,
     collapse_at_depth,
@@ -50,16 +51,16 @@ from ..core.grouping import (
     expand_to_show,
     parent_box,
 )
-from ..core.modules import audit_rows
-from ..core.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
-from ..core.session import SESSION_SUFFIX, Session, ViewState, load_session, not_a_regular_file, save_session, write_atomic
-from ..core.verify import verify_node
+from ..core.analysis.modules import audit_rows
+from ..core.analysis.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
+from ..core.analysis.verify import verify_node
+from ..core.io.session import SESSION_SUFFIX, Session, ViewState, load_session, not_a_regular_file, save_session, write_atomic
 from ..resources import read_example
 from .capture_retirer import CaptureRetirer
 from .console import Console
 from .editor import CodeEditor
-from .graph_navigator import GraphNavigator
 from .gradient_flow_pane import GradientFlowPane
+from .graph_navigator import GraphNavigator
 from .graph_view import GraphView
 from .idle_collector import IdleCollector
 from .inspector import Inspector
@@ -340,7 +341,7 @@ class MainWindow(QMainWindow):
         self.status.setText(f"Opening {Path(path).name}…")
         try:
             session, prepared = self.jobs.run_and_wait("open", lambda: _read_and_prepare(path))
-        except SnapshotError as exc:
+        except DocumentError as exc:
             # The current work stays as it is.
             self.console.append_message(f"Cannot open {Path(path).name}: {exc}", error=True)
             self.status.setText(f"Cannot open {Path(path).name}")
@@ -564,7 +565,7 @@ class MainWindow(QMainWindow):
                 continue
             try:  # a job: the autosaved capture may be a big one
                 session, prepared = self.jobs.run_and_wait("recover", lambda o=orphan: _prepare_session(o.session()))
-            except SnapshotError as exc:
+            except DocumentError as exc:
                 self.console.append_message(f"The autosaved capture could not be read ({exc}); restoring the text.",
                                             error=True)
                 session = prepared = None

@@ -6,7 +6,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QTreeView
 
-from ..core.modules import AuditRow, audit_rows
+from ..core.analysis.modules import AuditRow, audit_rows
 
 __all__ = ["AuditModel", "ModulesPane"]
 
@@ -15,7 +15,7 @@ _TONES = {"warning": QColor("#b3261e"), "info": QColor("#6e7781")}
 
 
 class AuditModel(QAbstractItemModel):
-    """:func:`~gradexplorer.core.modules.audit_rows` as a tree model.
+    """:func:`~gradexplorer.core.analysis.modules.audit_rows` as a tree model.
 
     The rows are plain data; the view asks only for what is on screen (a
     tree widget made 20,000 items up front for a 50,000-node transformer:
@@ -95,7 +95,7 @@ class ModulesPane(QTreeView):
         self.show_rows(audit_rows(audits))
 
     def show_rows(self, rows) -> None:
-        """Show rows of :func:`~gradexplorer.core.modules.audit_rows` (made in a worker for big captures).
+        """Show rows of :func:`~gradexplorer.core.analysis.modules.audit_rows` (made in a worker for big captures).
 
         Top-level modules are open, and so is every row that leads to a
         warning. Not ``expandAll``: on a 40-layer model that asks the model

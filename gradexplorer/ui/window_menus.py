@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QWidget
 
-from ..core.devices import list_devices
-from ..core.query import FILTERS
+from ..core.analysis.query import FILTERS
+from ..core.capture.devices import list_devices
 from ..resources import example_paths
 
 __all__ = ["ACTIONS", "ActionSpec", "EXPORTS", "setup_menus"]

@@ -3,7 +3,7 @@
 :class:`CaptureWorker` is a ``QObject`` moved to a ``QThread`` (only
 ``QThread.run`` would run in the new thread if we subclassed it). It adapts
 the synchronous core: it calls :func:`gradexplorer.capture` and
-:func:`gradexplorer.core.layout.layered_layout` in its thread and emits
+:func:`gradexplorer.core.analysis.layout.layered_layout` in its thread and emits
 
 ``started``, ``user_code_finished``, ``returned(CaptureResult)``,
 ``errored(str)`` and, always last, ``finished``. The program's output is
@@ -45,15 +45,15 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from ..core.capture import Capture, capture
-from ..core.isolated import capture_isolated
+from ..core.analysis.gradient_flow import FlowWarning, ParameterFlow, flow_warnings, gradient_flow
+from ..core.analysis.grouping import DisplayGraph, display_graph, initial_collapse
+from ..core.analysis.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
+from ..core.analysis.modules import AuditRow, audit_rows
+from ..core.capture.run import Capture, capture
 from ..core.collector import freeze_survivors, paused_collection
-from ..core.errors import CaptureStopped, GradexplorerError
-from ..core.gradient_flow import FlowWarning, ParameterFlow, flow_warnings, gradient_flow
-from ..core.grouping import DisplayGraph, display_graph, initial_collapse
-from ..core.modules import AuditRow, audit_rows
-from ..core.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
-from ..core.summary import short_op
+from ..core.graph.schema import short_op
+from ..core.isolated.engine import capture_isolated
+from ..core.records.errors import CaptureStopped, GradexplorerError
 
 __all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "flow_of", "label_width",
            "layout_capture", "layout_display", "node_label", "prepare_view"]
@@ -63,7 +63,7 @@ __all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "exp
 class CaptureJob:
     """What to run: the code, where, under which filename, and in which engine.
 
-    ``isolated``: in a child process (:mod:`gradexplorer.core.isolated`),
+    ``isolated``: in a child process (:mod:`gradexplorer.core.isolated.engine`),
     which may die without taking the app along; Stop kills it at once.
     """
 
@@ -84,7 +84,7 @@ class CaptureResult:
     seconds: float
     display: DisplayGraph | None = None
     note: str = ""  # e.g. why there is no layout
-    #: The module audit as tree rows (:func:`~gradexplorer.core.modules.audit_rows`), made off the GUI thread.
+    #: The module audit as tree rows (:func:`~gradexplorer.core.analysis.modules.audit_rows`), made off the GUI thread.
     module_rows: tuple[AuditRow, ...] | None = None
     #: Gradient flow per parameter and pass, and its warnings (:func:`flow_of`), made off the GUI thread.
     flow: tuple[tuple[ParameterFlow, ...], tuple[FlowWarning, ...]] | None = None

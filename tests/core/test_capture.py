@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from gradexplorer import DeviceUnavailableError, capture
-from gradexplorer.core.graph import MAX_PATH_HOPS, path_expression
+from gradexplorer.core.graph.build import MAX_PATH_HOPS, path_expression
 
 from .conftest import node
 
@@ -149,7 +149,7 @@ def test_our_hooks_are_removed_and_never_change_gradients(run, monkeypatch):
     expected = 2 * 3.0 * torch.cos(torch.tensor(9.0))
     assert x.grad.item() == pytest.approx(expected.item())
     assert cap.tensor("x").grad.item() == pytest.approx(expected.item())
-    from gradexplorer.core import recording
+    from gradexplorer.core.capture import recording
 
     calls = []
     for tap in (recording._GradTap, recording._LeafTap):

@@ -13,8 +13,8 @@ import pytest
 import torch
 
 from gradexplorer import capture
-from gradexplorer.core.errors import CaptureStopped
-from gradexplorer.core.process_state import interrupt_program_threads, program_threads
+from gradexplorer.core.records.errors import CaptureStopped
+from gradexplorer.core.capture.process_state import interrupt_program_threads, program_threads
 
 PROBE = textwrap.dedent("""
     import os, sys, warnings

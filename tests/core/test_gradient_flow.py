@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from gradexplorer import capture
-from gradexplorer.core.gradient_flow import EXPLODING_RATIO, VANISHING_RATIO, flow_warnings, gradient_flow
+from gradexplorer.core.analysis.gradient_flow import EXPLODING_RATIO, VANISHING_RATIO, flow_warnings, gradient_flow
 from gradexplorer.resources import read_example
 
 

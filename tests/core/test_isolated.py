@@ -6,7 +6,7 @@ import time
 import pytest
 import torch
 
-from gradexplorer.core.isolated import KILLED, capture_isolated, default_memory_limit
+from gradexplorer.core.isolated.engine import KILLED, capture_isolated, default_memory_limit
 
 def test_a_normal_program_gives_the_capture_the_seed_notes_expect():
     cap = capture_isolated(textwrap.dedent("""\
@@ -88,7 +88,7 @@ def test_what_a_program_changes_in_the_child_is_named_too(code):
 
 
 def test_the_spare_child_says_when_its_imports_are_done_and_then_takes_the_next_run():
-    from gradexplorer.core.isolated import discard_spare, wait_for_spare
+    from gradexplorer.core.isolated.engine import discard_spare, wait_for_spare
 
     capture_isolated("x = 1\n")  # leaves a spare child importing
     assert wait_for_spare(60)

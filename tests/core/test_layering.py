@@ -14,7 +14,7 @@ def test_core_and_cli_import_with_pyside6_blocked():
     code = (
         "import sys; sys.modules['PySide6'] = None\n"
         "import gradexplorer, gradexplorer.core, gradexplorer.cli, gradexplorer.launch\n"
-        "import gradexplorer.core.summary, gradexplorer.core.snapshot\n"
+        "import gradexplorer.core.io.report, gradexplorer.core.io.capture_json\n"
         "cap = gradexplorer.capture('x = torch.ones(1, requires_grad=True) * 2')\n"
         "assert cap.ok\n"
         "assert not any(m.startswith(('PySide6.', 'gradexplorer.ui')) for m in sys.modules), "

@@ -7,9 +7,9 @@ the layout is then measured with them on a real model.
 import dataclasses
 
 from gradexplorer import capture
-from gradexplorer.core.grouping import display_graph
-from gradexplorer.core.layout import layered_layout, replace_in_layout
-from gradexplorer.core.layout_quality import (
+from gradexplorer.core.analysis.grouping import display_graph
+from gradexplorer.core.analysis.layout import layered_layout, replace_in_layout
+from gradexplorer.core.analysis.layout_quality import (
     crossings,
     drawing_from_points,
     drawing_of_layout,

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from gradexplorer import capture
-from gradexplorer.core.grouping import GROUP_PREFIX, OVERVIEW_BOXES, display_graph, expand_one, initial_collapse
+from gradexplorer.core.analysis.grouping import GROUP_PREFIX, OVERVIEW_BOXES, display_graph, expand_one, initial_collapse
 from gradexplorer.resources import read_example
 
 

@@ -8,7 +8,7 @@ from tests.programs import MODEL
 import pytest
 
 from gradexplorer import capture
-from gradexplorer.core.grouping import (
+from gradexplorer.core.analysis.grouping import (
     GROUP_PREFIX,
     collapse_one,
     display_graph,
@@ -16,8 +16,8 @@ from gradexplorer.core.grouping import (
     expand_one,
     initial_collapse,
 )
-from gradexplorer.core.query import filter_nodes, first_nonfinite, grad_norm, path_to_roots, search_nodes
-from gradexplorer.core.tensors import summarize_tensor
+from gradexplorer.core.analysis.query import filter_nodes, first_nonfinite, grad_norm, path_to_roots, search_nodes
+from gradexplorer.core.records.tensors import summarize_tensor
 
 
 NAN = textwrap.dedent("""
@@ -149,7 +149,7 @@ def test_wide_sequentials_get_range_boxes_inside_their_pattern():
 
 
 def test_layout_can_be_cancelled_and_replaced_locally():
-    from gradexplorer.core.layout import LayoutCancelled, layered_layout, replace_in_layout
+    from gradexplorer.core.analysis.layout import LayoutCancelled, layered_layout, replace_in_layout
 
     nodes = [f"n{i}" for i in range(6)]
     edges = [("n0", "n1"), ("n1", "n2"), ("n0", "n3"), ("n3", "n4"), ("n4", "n5")]

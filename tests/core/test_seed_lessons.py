@@ -23,7 +23,7 @@ def test_next_functions_leaves_values_grads_and_paths(example):
         assert attrs["path"] == path
     assert node(cap, "d")["path"] == "e.grad_fn.next_functions[0][0]"
     assert node(cap, "e")["path"] == "e.grad_fn"
-    assert node(cap, "e")["kind"] == "root" and node(cap, "e")["is_root"]
+    assert node(cap, "e")["kind"] == "op" and node(cap, "e")["is_root"]
 
 
 def test_edges_follow_next_functions_with_slots(example):

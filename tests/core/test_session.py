@@ -10,8 +10,8 @@ import torch
 
 from gradexplorer import capture
 from gradexplorer.cli import main
-from gradexplorer.core.errors import SnapshotError
-from gradexplorer.core.session import (
+from gradexplorer.core.records.errors import DocumentError
+from gradexplorer.core.io.session import (
     FORMAT,
     SCHEMA_VERSION,
     ViewState,
@@ -21,7 +21,7 @@ from gradexplorer.core.session import (
     session_from_capture,
     session_to_dict,
 )
-from gradexplorer.core.snapshot import capture_to_dict
+from gradexplorer.core.io.capture_json import capture_to_dict
 from gradexplorer.resources import example_paths, read_example
 
 
@@ -65,7 +65,7 @@ def test_opening_never_runs_code_or_unpickles(tmp_path):
     path.write_text(json.dumps(doc), encoding="utf-8")
     probe = f"""
 import sys
-import gradexplorer.core.session as s
+import gradexplorer.core.io.session as s
 events = []
 def hook(event, args):
     # Libraries compile and import code of their own (networkx builds
@@ -93,7 +93,7 @@ def test_capture_snapshot_opens_as_a_session(tmp_path, capsys):
     snap = tmp_path / "snap.json"
     assert main(["capture", str(example_paths()[2]), "--json", str(snap)]) == 0
     session = load_session(snap)
-    assert session.notes and "capture snapshot" in session.notes[0]
+    assert session.notes and "capture document" in session.notes[0]
     assert session.capture.node_named("c")
 
 
@@ -112,7 +112,7 @@ def _valid_doc():
 
 
 def _expect_clear(text, fragment):
-    with pytest.raises(SnapshotError) as info:
+    with pytest.raises(DocumentError) as info:
         read_session_text(text)
     message = str(info.value)
     assert fragment in message
@@ -169,7 +169,7 @@ def test_huge_file_is_refused_before_reading(tmp_path):
     big = tmp_path / "big.gxsession"
     with open(big, "wb") as fh:  # a sparse 2 GB file: costs no disk
         fh.truncate(2 * 1024**3)
-    with pytest.raises(SnapshotError) as info:
+    with pytest.raises(DocumentError) as info:
         load_session(big)
     assert "2,048 MiB" in str(info.value) and "not opened" in str(info.value)
 
@@ -177,7 +177,7 @@ def test_huge_file_is_refused_before_reading(tmp_path):
 def _document(path):
     import zipfile
 
-    from gradexplorer.core.session import _nested_modules
+    from gradexplorer.core.io.session import _nested_modules
 
     lists = ("nodes", "edges", "tensors", "explanations", "modules")
     with zipfile.ZipFile(path) as zf:
@@ -244,12 +244,12 @@ def test_a_damaged_value_table_is_refused_clearly(tmp_path):
             for member, content in members.items():
                 zf.writestr(member, content)
             zf.writestr("values.safetensors", table)
-        with pytest.raises(SnapshotError) as info:
+        with pytest.raises(DocumentError) as info:
             load_session(bad)
         assert "value table is damaged" in str(info.value)
     truncated = tmp_path / "truncated.gxsession"
     truncated.write_bytes(good.read_bytes()[:60])
-    with pytest.raises(SnapshotError):
+    with pytest.raises(DocumentError):
         load_session(truncated)
 
 
@@ -362,7 +362,7 @@ def _fuzz(rng, texts, executed):
         try:
             read_session_text(text)
             outcomes["ok"] += 1
-        except SnapshotError as exc:
+        except DocumentError as exc:
             assert "\n" not in str(exc)
             outcomes["refused"] += 1
         cases += 1
@@ -393,7 +393,7 @@ def test_first_format_2_files_with_only_a_nodes_member_still_open(tmp_path):
     assert back.graph.number_of_edges() == cap.graph.number_of_edges()
     with zipfile.ZipFile(old, "a") as zf:  # a member the document does not name
         zf.writestr("edges.jsonl", "")
-    with pytest.raises(SnapshotError, match="members do not match"):
+    with pytest.raises(DocumentError, match="members do not match"):
         load_session(old)
 
 
@@ -419,7 +419,7 @@ def test_module_tree_is_one_module_per_line_and_round_trips(tmp_path):
     with zipfile.ZipFile(bad, "w") as zf:
         for name, content in members.items():
             zf.writestr(name, "\n".join(json.dumps(line) for line in lines) if name == "modules.jsonl" else content)
-    with pytest.raises(SnapshotError, match="line 4 of modules.jsonl names no earlier parent"):
+    with pytest.raises(DocumentError, match="line 4 of modules.jsonl names no earlier parent"):
         load_session(bad)
 
 
@@ -430,7 +430,7 @@ def test_integers_beyond_64_bits_are_refused_by_both_readers(tmp_path):
     cap = capture("w = torch.tensor([1.0, 2.0], requires_grad=True)\n(w * w).sum().backward()\n")
     doc = session_to_dict(session_from_capture(cap))
     doc["capture"]["nodes"][0]["seq"] = 2**70
-    with pytest.raises(SnapshotError, match="does not fit in 64 bits"):
+    with pytest.raises(DocumentError, match="does not fit in 64 bits"):
         read_session_text(json.dumps(doc))  # format 1: the json module
     path = tmp_path / "s.gxsession"
     save_session(session_from_capture(cap), path)
@@ -443,7 +443,7 @@ def test_integers_beyond_64_bits_are_refused_by_both_readers(tmp_path):
     with zipfile.ZipFile(path, "w") as zf:
         for name, data in members.items():
             zf.writestr(name, data)
-    with pytest.raises(SnapshotError, match=r"capture\.nodes\[0\]\.seq should be an integer"):
+    with pytest.raises(DocumentError, match=r"capture\.nodes\[0\]\.seq should be an integer"):
         load_session(path)  # orjson made it a float: the check refuses it
     node["seq"] = 2**64 - 1  # the largest uint64 a tensor can hold still opens
     members["nodes.jsonl"] = json.dumps(node).encode() + b"\n" + rest
@@ -457,7 +457,7 @@ def test_json_lines_are_written_as_json_would_and_refuse_nan_like_it():
     import json
     import math
 
-    from gradexplorer.core.session import _dumps_line
+    from gradexplorer.core.io.session import _dumps_line
 
     items = [{"a": 1, "b": [1.5, None, "x"], "c": {0: "zero", 2: [True, False]}}, {"text": "ü ✓ \u2028"},
              {"big": 2**63 - 1, "small": -(2**63), "tiny": 5e-324}]
@@ -466,3 +466,19 @@ def test_json_lines_are_written_as_json_would_and_refuse_nan_like_it():
     for bad in ({"x": math.nan}, {"y": [1.0, math.inf]}, {"z": {"w": -math.inf}}):
         with pytest.raises(ValueError):
             _dumps_line(bad)
+
+
+def test_a_root_node_is_an_op_with_is_root_and_older_files_saying_root_read_the_same():
+    from gradexplorer.core.graph.schema import node_role
+
+    cap = capture(read_example("03_next_functions"))
+    e, a = cap.graph.nodes[cap.node_named("e")], cap.graph.nodes[cap.node_named("a")]
+    assert (e["kind"], e["is_root"], node_role(e)) == ("op", True, "root")
+    assert (a["kind"], node_role(a)) == ("leaf", "leaf")
+    doc = session_to_dict(session_from_capture(cap))
+    for item in doc["capture"]["nodes"]:
+        if item["is_root"]:
+            item["kind"] = "root"  # what files written before the kind/is_root split say
+    reopened = read_session_text(json.dumps(doc)).capture
+    assert reopened.graph.nodes[reopened.node_named("e")]["kind"] == "op"
+    assert node_role(reopened.graph.nodes[reopened.node_named("e")]) == "root"

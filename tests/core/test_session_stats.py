@@ -7,9 +7,9 @@ import pytest
 import torch
 
 from gradexplorer import capture
-from gradexplorer.core.session import Session, read_session_bytes, write_session_container
-from gradexplorer.core.snapshot import TensorSink
-from gradexplorer.core.tensors import TensorRecord, fill_stats
+from gradexplorer.core.io.session import Session, read_session_bytes, write_session_container
+from gradexplorer.core.io.capture_json import TensorSink
+from gradexplorer.core.records.tensors import TensorRecord, fill_stats
 
 
 def _record(data: torch.Tensor) -> TensorRecord:

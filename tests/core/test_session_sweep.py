@@ -17,8 +17,8 @@ import time
 import pytest
 
 from gradexplorer import capture
-from gradexplorer.core.errors import SnapshotError
-from gradexplorer.core.session import (
+from gradexplorer.core.records.errors import DocumentError
+from gradexplorer.core.io.session import (
     load_session,
     read_session_bytes,
     read_session_text,
@@ -26,7 +26,7 @@ from gradexplorer.core.session import (
     session_to_bytes,
     session_to_dict,
 )
-from gradexplorer.core.summary import format_capture
+from gradexplorer.core.io.report import format_capture
 
 PROGRAM = """\
 torch.manual_seed(0)
@@ -80,7 +80,7 @@ def _facts(session):
 def _check(text: str, outcomes: dict) -> None:
     try:
         session = read_session_text(text)
-    except SnapshotError as exc:
+    except DocumentError as exc:
         assert "\n" not in str(exc) and str(exc), repr(exc)
         outcomes["refused"] += 1
         return
@@ -123,7 +123,7 @@ def test_a_fifo_a_device_and_a_folder_are_refused_at_once(tmp_path):
         def attempt(p=path):
             try:
                 load_session(p)
-            except SnapshotError as exc:
+            except DocumentError as exc:
                 errors.append(str(exc))
 
         worker = threading.Thread(target=attempt, daemon=True)

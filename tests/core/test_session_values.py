@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gradexplorer import capture
-from gradexplorer.core.session import read_session_bytes, read_session_text, session_from_capture, session_to_bytes, \
+from gradexplorer.core.io.session import read_session_bytes, read_session_text, session_from_capture, session_to_bytes, \
     session_to_dict
 
 _BITS = {torch.float32: torch.int32, torch.float64: torch.int64, torch.float16: torch.int16}

@@ -2,7 +2,7 @@
 
 import weakref
 
-from gradexplorer.core.capture import capture
+from gradexplorer.core.capture.run import capture
 from gradexplorer.core.teardown import CaptureTeardown
 
 PROGRAM = """

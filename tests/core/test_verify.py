@@ -4,9 +4,9 @@ import dataclasses
 
 from gradexplorer import capture
 from gradexplorer.cli import main
-from gradexplorer.core.graph import GradFlow
-from gradexplorer.core.tensors import summarize_tensor
-from gradexplorer.core.verify import verify_capture, verify_node
+from gradexplorer.core.graph.build import GradFlow
+from gradexplorer.core.records.tensors import summarize_tensor
+from gradexplorer.core.analysis.verify import verify_capture, verify_node
 
 import torch
 

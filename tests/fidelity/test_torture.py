@@ -148,7 +148,7 @@ def test_program_agrees_with_pytorch(program, reference):
         for fragment in fragments:
             assert fragment not in sentence, f"{name}: {sentence!r} says {fragment!r}"
     # The verifier's independent checks find no disagreement.
-    from gradexplorer.core.verify import verify_capture
+    from gradexplorer.core.analysis.verify import verify_capture
 
     wrong = [v for v in verify_capture(cap) if v.status == "wrong"]
     assert not wrong, wrong
@@ -170,7 +170,7 @@ def test_suite_is_big_enough_and_covers_every_class():
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.name for p in PROGRAMS])
 def test_program_survives_a_session_round_trip(program, tmp_path):
     """Every fact the fidelity test reads is written to and read back from a session file."""
-    from gradexplorer.core.session import load_session, save_session, session_from_capture
+    from gradexplorer.core.io.session import load_session, save_session, session_from_capture
 
     cap = capture(program.code)
     path = tmp_path / "s.gxsession"
@@ -187,7 +187,7 @@ def test_program_survives_a_session_round_trip(program, tmp_path):
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.name for p in PROGRAMS])
 def test_cli_tells_the_same_story(program, tmp_path, capsys):
-    """``gradexplorer capture`` on the program: no crash, the JSON snapshot is written, the codes are printed."""
+    """``gradexplorer capture`` on the program: no crash, the JSON capture document is written, the codes are printed."""
     from gradexplorer.cli import main
 
     script = tmp_path / "program.py"

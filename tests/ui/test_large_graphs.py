@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 
 from tests.programs import MODEL
 
-from gradexplorer.core.grouping import GROUP_PREFIX
+from gradexplorer.core.analysis.grouping import GROUP_PREFIX
 
 from .conftest import run_and_wait
 from .test_main_window import click_node

@@ -1,6 +1,6 @@
 """Module boxes are matched by exact path: opening ``model.1`` never touches ``model.10`` (issue 11)."""
 
-from gradexplorer.core.grouping import GROUP_PREFIX
+from gradexplorer.core.analysis.grouping import GROUP_PREFIX
 
 from .conftest import run_and_wait
 

@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QImage
 
 from tests.programs import MODEL
 
-from gradexplorer.core.grouping import GROUP_PREFIX
+from gradexplorer.core.analysis.grouping import GROUP_PREFIX
 from gradexplorer.resources import read_example
 from gradexplorer.ui.graph_view import GroupItem
 from gradexplorer.ui.legend import legend_texts, norm_colour

@@ -9,7 +9,7 @@ import textwrap
 
 from PySide6.QtGui import QImage
 
-from gradexplorer.core.session import load_session, save_session, session_from_capture, session_to_dict
+from gradexplorer.core.io.session import load_session, save_session, session_from_capture, session_to_dict
 from gradexplorer import capture
 
 from .conftest import make_window, run_and_wait

@@ -8,49 +8,12 @@ what was left out, so a 50,000-node graph does not flood the terminal.
 
 from __future__ import annotations
 
-from .accounting import leaf_steps
-from .capture import Capture
-from .tensors import TensorRecord, format_number
-from .verify import verify_capture
+from ..analysis.accounting import leaf_steps
+from ..analysis.verify import verify_capture
+from ..capture.run import Capture
+from ..graph.schema import node_gradient, short_op
 
-__all__ = ["format_capture", "node_gradient", "short_op", "value_caption"]
-
-
-def short_op(op: str) -> str:
-    """``torch::autograd::AccumulateGrad`` -> ``AccumulateGrad``."""
-    return op.rsplit("::", 1)[-1]
-
-
-def node_gradient(attrs: dict) -> TensorRecord | None:
-    """The gradient to show for a node: ``.grad`` of a leaf, else the last pass's output gradient."""
-    if attrs.get("grad") is not None:
-        return attrs["grad"]
-    grads = attrs.get("grads") or {}
-    for index in sorted(grads, reverse=True):
-        outputs = grads[index].outputs
-        if outputs and outputs[0] is not None:
-            return outputs[0]
-    return None
-
-
-def value_caption(attrs: dict, *, width: int = 30) -> str:
-    """What "values on the graph" shows by a node: its forward value and its gradient's norm.
-
-    ``"[4, 8] float32 -0.5..0.7 · ‖g‖ 1.56"``; ``‖g‖ NaN/Inf`` when the
-    gradient has non-finite values; parts that are unknown are left out.
-    """
-    parts = []
-    value = attrs.get("value")
-    if value is not None:
-        parts.append(value.short(width=width))
-    grad = node_gradient(attrs)
-    if grad is not None:
-        norm, nonfinite = grad.norm_and_nonfinite()
-        if nonfinite:
-            parts.append("‖g‖ NaN/Inf")
-        elif norm is not None:
-            parts.append(f"‖g‖ {format_number(norm)}")
-    return " · ".join(parts)
+__all__ = ["format_capture"]
 
 
 #: What a step's effect means, in the per-pass table.

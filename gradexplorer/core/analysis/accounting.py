@@ -4,10 +4,10 @@ PyTorch adds every pass's gradient into a leaf's ``.grad`` (``AccumulateGrad``),
 and user code or library hooks may edit ``.grad`` between passes (clipping,
 scaling, ``zero_grad``, an optimizer step inside a post-accumulate hook). The
 recorder keeps three facts per pass and leaf (see
-:class:`~gradexplorer.core.graph.LeafPass`): the gradient the pass
+:class:`~gradexplorer.core.graph.build.LeafPass`): the gradient the pass
 *delivered*, and copies of ``.grad`` just *before* and just *after* it. This
 module turns them, plus ``.grad`` at the end of the run, into a history of
-steps and one of the reason codes of :mod:`gradexplorer.core.explain`:
+steps and one of the reason codes of :mod:`gradexplorer.core.analysis.explain`:
 
 ``leaf_grad``         ``.grad`` holds exactly what one pass delivered
 ``grad_accumulated``  ``.grad`` holds the sum of several passes (or a pass added to a ``.grad`` that was already there)
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .tensors import TensorRecord
+from ..records.tensors import TensorRecord
 
 __all__ = ["LeafStep", "classify_leaf", "leaf_steps", "same_value", "sum_values"]
 
@@ -39,7 +39,7 @@ class LeafStep:
     index : int
         The pass.
     delivered, before, after : TensorRecord or None
-        See :class:`~gradexplorer.core.graph.LeafPass`.
+        See :class:`~gradexplorer.core.graph.build.LeafPass`.
     before_change : str
         What happened to ``.grad`` between the previous pass and this one:
         ``"first"`` (first pass, ``.grad`` None or zero), ``"preexisting"``

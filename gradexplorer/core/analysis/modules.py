@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from .tensors import TensorRecord, summarize_tensor
+from ..records.tensors import TensorRecord, summarize_tensor
 
 __all__ = ["WARNING_CODES", "AuditRow", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules", "audit_rows"]
 
@@ -238,7 +238,7 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
     Parameters
     ----------
     bindings : Bindings
-        From :func:`~gradexplorer.core.namespace.find_bindings`.
+        From :func:`~gradexplorer.core.capture.namespace.find_bindings`.
     passes_ran : bool, keyword-only
         Whether any backward pass ran (else missing gradients are no news).
     value_elements : int, keyword-only

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .errors import DeviceUnavailableError
+from ..records.errors import DeviceUnavailableError
 
 __all__ = ["DeviceInfo", "available_devices", "list_devices", "resolve_device"]
 

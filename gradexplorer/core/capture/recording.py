@@ -8,7 +8,7 @@ thread running torch at the same time is not recorded. For each call it
 
 * records, for every output tensor that has a ``grad_fn``, the node, the
   output's ``output_nr``, the forward value *at that moment* (through a
-  :class:`~gradexplorer.core.tensors.SnapshotBuffer`), grad mode and
+  :class:`~gradexplorer.core.records.tensors.SnapshotBuffer`), grad mode and
   inference mode, and the innermost line of the user's code on the stack;
 * remembers where every other output tensor came from (``detach``, ``.data``,
   ops under ``no_grad``), weakly, for the explanations;
@@ -30,7 +30,7 @@ gradient accumulator a pass can reach (and every parameter of a module that
 ran, which a reentrant checkpoint fills from an inner pass) the recorder copies
 ``.grad`` just before and just after the pass, and the accumulator's tap
 copies the gradient it was handed. Those three facts are what
-:mod:`gradexplorer.core.accounting` turns into reason codes.
+:mod:`gradexplorer.core.analysis.accounting` turns into reason codes.
 
 Threads: the mode is thread-local, so a ``threading.Thread`` that the user's
 code starts would be invisible. While a capture runs, ``Thread.start`` is
@@ -62,11 +62,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import torch
-from torch.autograd.graph import Node, get_gradient_edge
+from torch.autograd.graph import Node
 from torch.overrides import TorchFunctionMode
 
-from .errors import CaptureStopped
-from .tensors import PendingRecord, SnapshotBuffer, TensorRecord
+from ..graph.autograd_nodes import edge_of, is_accumulator
+from ..records.errors import CaptureStopped
+from ..records.tensors import PendingRecord, SnapshotBuffer
 
 __all__ = [
     "HOOK_HELPER_NAME",
@@ -76,7 +77,6 @@ __all__ = [
     "PassRecord",
     "Recorder",
     "TensorOrigin",
-    "is_accumulator",
     "rewrite_node_hook_calls",
 ]
 
@@ -305,18 +305,6 @@ class _LeafTap(_GradTap):
         return None
 
 
-_accumulator_types: dict[type, bool] = {}
-
-
-def is_accumulator(node: Node) -> bool:
-    """An ``AccumulateGrad`` node (it has ``.variable``); cached per node type."""
-    cls = type(node)
-    known = _accumulator_types.get(cls)
-    if known is None:
-        known = _accumulator_types[cls] = hasattr(node, "variable")
-    return known
-
-
 def _copy_grad(t) -> torch.Tensor | None:
     """A detached copy of ``t.grad`` now (None when it is None)."""
     grad = t.grad
@@ -338,22 +326,6 @@ def _tensor_args(value: Any) -> list[torch.Tensor]:
     if isinstance(value, (list, tuple)):
         return [v for v in value if isinstance(v, torch.Tensor)]
     return []
-
-
-def edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
-    """The ``(node, output_nr)`` autograd routes ``t``'s gradient to, or None.
-
-    That is ``t.grad_fn`` for results and the gradient accumulator for leaves
-    that require grad. A view made under ``no_grad`` says ``requires_grad``
-    but has neither (torch raises ``AssertionError`` there).
-    """
-    if not t.requires_grad:
-        return None
-    try:
-        edge = get_gradient_edge(t)
-    except (RuntimeError, AssertionError):
-        return None
-    return edge.node, edge.output_nr
 
 
 class _NodeHookRewriter(ast.NodeTransformer):
@@ -1005,10 +977,3 @@ def _same_values(a: tuple, b: tuple) -> bool:
                     and bool(torch.nan_to_num(tx).eq(torch.nan_to_num(ty)).all())):
                 return False
     return True
-
-
-def resolve_all(pending: tuple[PendingRecord | None, ...] | None) -> tuple[TensorRecord | None, ...] | None:
-    """Resolve a tuple of pending records (``None`` stays ``None``)."""
-    if pending is None:
-        return None
-    return tuple(None if p is None else p.resolve() for p in pending)

@@ -25,7 +25,7 @@ thousands of nodes, run in the app's worker thread (off the GUI thread):
    chains straight and long edges vertical; the first version packed every
    layer from the left and centred it, so a chain zig-zagged with the widths.
 
-:mod:`gradexplorer.core.layout_quality` counts edge crossings and edges
+:mod:`gradexplorer.core.analysis.layout_quality` counts edge crossings and edges
 drawn through boxes; ``benchmarks/bench_layout.py`` compares this layout
 with the first version's, Graphviz ``dot`` and igraph's Sugiyama layout.
 """

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import networkx as nx
 
+from ..graph.schema import node_gradient, node_role, short_op
 from .session import write_atomic
-from .summary import node_gradient, short_op
 
 __all__ = ["flat_graph", "write_dot", "write_graphml", "write_node_link"]
 
@@ -29,6 +29,7 @@ def flat_graph(capture) -> nx.DiGraph:
         source = attrs.get("source")
         flat.add_node(node_id,
                       op=attrs["op"], label=short_op(attrs["op"]), kind=attrs["kind"],
+                      is_root=bool(attrs["is_root"]),
                       names=", ".join(attrs["names"]), path=attrs.get("path") or "",
                       value="" if attrs["value"] is None else attrs["value"].short(width=80),
                       grad="" if grad is None else grad.short(width=80),
@@ -51,7 +52,7 @@ def write_dot(capture, path: str | Path) -> None:
     colours = {"leaf": "#d8f3dc", "root": "#ffe5c2", "custom": "#eadcf8"}
     for node_id, a in flat.nodes(data=True):
         label = a["label"] + (f"\n{a['names']}" if a["names"] else "")
-        colour = colours.get(a["kind"])
+        colour = colours.get(node_role(a))
         extra = f", fillcolor={_quote(colour)}" if colour else ""
         lines.append(f"  {_quote(node_id)} [label={_quote(label)}, tooltip={_quote(a['path'])}{extra}];")
     for u, v, a in flat.edges(data=True):

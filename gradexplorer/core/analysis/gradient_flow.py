@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .tensors import TensorRecord
+from ..records.tensors import TensorRecord
 
 __all__ = ["EXPLODING_RATIO", "FlowWarning", "PassGradient", "ParameterFlow", "VANISHING_RATIO",
            "flow_warnings", "gradient_flow"]

@@ -1,7 +1,7 @@
 """The child process of the isolated engine: run one capture, write it as a session file, exit.
 
-Started by :func:`gradexplorer.core.isolated.capture_isolated` as
-``python -m gradexplorer.core.isolated_child --wait``: it imports torch and
+Started by :func:`gradexplorer.core.isolated.engine.capture_isolated` as
+``python -m gradexplorer.core.isolated.child --wait``: it imports torch and
 gradexplorer first, then reads the path of its job file from its standard
 input, so that a child started ahead of time (a *spare*) has the second of
 importing behind it when the user presses Run. It talks to the parent on its
@@ -49,9 +49,9 @@ def _limit_memory(limit: int | None) -> None:
 
 
 def main(argv: list[str]) -> int:
-    from .capture import capture
-    from .collector import paused_collection
-    from .session import Session, write_session_container
+    from ..capture.run import capture
+    from ..collector import paused_collection
+    from ..io.session import Session, write_session_container
 
     if len(argv) > 1 and argv[1] == "--wait":
         sys.stdout.write('{"ready": true}\n')  # imports done (see isolated.wait_for_spare)

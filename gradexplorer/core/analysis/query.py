@@ -1,6 +1,6 @@
 """Find nodes in a capture graph: search, filters, gradient health.
 
-Pure functions over the graph schema (:mod:`gradexplorer.core.graph`), so the
+Pure functions over the graph schema (:mod:`gradexplorer.core.graph.build`), so the
 GUI, the CLI and tests share one meaning of "has NaN" or "first NaN".
 
 Gradient norms come from one dot product over a record's kept values, or
@@ -13,8 +13,8 @@ from collections import deque
 
 import networkx as nx
 
-from .summary import node_gradient, short_op
-from .tensors import TensorRecord
+from ..graph.schema import node_gradient, short_op
+from ..records.tensors import TensorRecord
 
 __all__ = [
     "FILTERS",

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from .summary import node_gradient, short_op
+from ..graph.schema import node_gradient, short_op
 
 __all__ = ["CHUNK", "DisplayGraph", "Group", "Hierarchy", "OVERVIEW_BOXES", "PATTERN_MIN", "breadcrumbs",
            "collapse_at_depth", "collapse_one", "deepest_level", "depth_of", "display_graph", "drawn_count",

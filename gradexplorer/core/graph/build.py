@@ -20,15 +20,15 @@ Node attributes
 ``op`` : str
     ``node.name()``: ``"MulBackward0"``, ``"torch::autograd::AccumulateGrad"``.
 ``kind`` : str
-    ``"leaf"`` (AccumulateGrad), ``"custom"`` (a ``torch.autograd.Function``),
-    ``"root"`` (an op node nothing in the graph consumes: where a backward
-    starts) or ``"op"`` (any other op node). A leaf or custom node that is
-    also a root keeps its kind; ``is_root`` says it.
+    What the node is: ``"leaf"`` (AccumulateGrad), ``"custom"`` (a
+    ``torch.autograd.Function``) or ``"op"`` (any other op node).
 ``is_root`` : bool
-    No edge points to this node.
+    No edge points to this node (where a backward starts), whatever its
+    kind. The views draw an op root in its own colour
+    (:func:`~gradexplorer.core.graph.schema.node_role`).
 ``names`` : tuple of str
     Every name bound to this node's tensor (``("a", "b")`` after ``b = a``;
-    ``"layer.w"`` for module state), see :mod:`gradexplorer.core.namespace`.
+    ``"layer.w"`` for module state), see :mod:`gradexplorer.core.capture.namespace`.
 ``path`` : str or None
     The Python expression that reaches the node from a named tensor, in the
     form the notes use: ``e.grad_fn.next_functions[0][0].next_functions[1][0]``.
@@ -55,7 +55,7 @@ Node attributes
 ``accumulation`` : dict of int to LeafPass
     Leaves only, per pass that could change ``.grad``: the gradient the pass
     delivered to the accumulator, and copies of ``.grad`` just before and
-    just after the pass (see :mod:`gradexplorer.core.accounting`).
+    just after the pass (see :mod:`gradexplorer.core.analysis.accounting`).
 ``on_path`` : tuple of int
     The passes whose backward graph contains this node (reachable from their
     roots), whether or not a gradient arrived.
@@ -103,14 +103,18 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import torch
 from torch.autograd.graph import Node
 
-from .namespace import Bindings
-from .recording import Recorder, edge_of, is_accumulator, resolve_all
-from .tensors import TensorRecord, summarize_tensor
+from ..records.tensors import TensorRecord, resolve_all, summarize_tensor
+from .autograd_nodes import edge_of, is_accumulator
+
+if TYPE_CHECKING:  # what the walk reads from a run; the graph package never imports the capture package
+    from ..capture.namespace import Bindings
+    from ..capture.recording import Recorder
 
 __all__ = [
     "CaptureGraph",
@@ -122,6 +126,7 @@ __all__ = [
     "SourceLine",
     "build_graph",
     "path_expression",
+    "source_line",
     "walk_nodes",
 ]
 
@@ -255,7 +260,8 @@ def _read_saved(node: Node, value_elements: int, freed: bool) -> tuple[SavedValu
     return tuple(result)
 
 
-def _source(lines: list[str], line: int | None) -> SourceLine | None:
+def source_line(lines: list[str], line: int | None) -> SourceLine | None:
+    """Line ``line`` (1-based) of the program as a :class:`SourceLine`; None for no line."""
     if line is None:
         return None
     text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
@@ -555,7 +561,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
     hooks_by_node: dict[Node, list[HookRecord]] = {}
     for h in recorder.hooks:
         hooks_by_node.setdefault(h.node, []).append(HookRecord(
-            h.kind, h.qualname, h.output_nr, _source(lines, h.line),
+            h.kind, h.qualname, h.output_nr, source_line(lines, h.line),
             tuple(HookCallRecord(c.pass_index, resolve_all(c.before), resolve_all(c.after), c.in_place, c.error)
                   for c in h.calls), h.library))
     snapshot_seconds = time.perf_counter() - started
@@ -595,12 +601,12 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
         elif isinstance(node, custom_type):
             kind = "custom"
         else:
-            kind = "root" if is_root else "op"
+            kind = "op"
         value = outputs[0] if outputs else None
         line = call.line if call is not None else None
         source = sources.get(line, False)
         if source is False:
-            source = sources[line] = _source(lines, line)
+            source = sources[line] = source_line(lines, line)
         names = named.get(node)
         if variable is not None and not names:
             # A leaf whose tensor no longer requires grad (requires_grad_(False)

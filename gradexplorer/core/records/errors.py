@@ -2,7 +2,7 @@
 
 Exceptions raised *by gradexplorer* (bad arguments, missing devices) are Python
 exceptions. Exceptions raised *by the user's code* never escape
-:func:`gradexplorer.core.capture.capture`: they become an :class:`ErrorReport`
+:func:`gradexplorer.core.capture.run.capture`: they become an :class:`ErrorReport`
 inside the returned capture, so that the partial graph survives.
 
 Exception tree::
@@ -10,7 +10,7 @@ Exception tree::
     Exception
      └── GradexplorerError            anything the core refuses to do
           ├── DeviceUnavailableError  the requested device does not exist here
-          └── SnapshotError           a capture document could not be read
+          └── DocumentError           a capture document could not be read
     BaseException
      └── CaptureStopped               raised *into* a running capture to stop it
 
@@ -28,7 +28,7 @@ __all__ = [
     "DeviceUnavailableError",
     "ErrorReport",
     "GradexplorerError",
-    "SnapshotError",
+    "DocumentError",
 ]
 
 
@@ -44,8 +44,8 @@ class DeviceUnavailableError(GradexplorerError):
     """
 
 
-class SnapshotError(GradexplorerError):
-    """A saved capture (JSON snapshot or session) could not be read."""
+class DocumentError(GradexplorerError):
+    """A saved capture (JSON capture document or session) could not be read."""
 
 
 class CaptureStopped(BaseException):

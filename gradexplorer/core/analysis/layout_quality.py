@@ -43,7 +43,7 @@ class Drawing:
 
 
 def drawing_of_layout(layout, edges: Iterable[tuple[str, str]], width_of, node_height: float = 36.0) -> Drawing:
-    """The geometry of one of our :class:`~gradexplorer.core.layout.Layout` s (waypoints included)."""
+    """The geometry of one of our :class:`~gradexplorer.core.analysis.layout.Layout` s (waypoints included)."""
     half = node_height / 2
     boxes = {node: (x, y, width_of(node), node_height) for node, (x, y) in layout.positions.items()}
     lines = {}

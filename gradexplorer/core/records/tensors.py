@@ -40,6 +40,7 @@ __all__ = [
     "TensorRecord",
     "TensorStats",
     "fill_stats",
+    "resolve_all",
     "format_number",
     "summarize_tensor",
 ]
@@ -590,3 +591,9 @@ class SnapshotBuffer:
         self._aliases.clear()
         self._alias_refs.clear()
 
+
+def resolve_all(pending: tuple[PendingRecord | None, ...] | None) -> tuple[TensorRecord | None, ...] | None:
+    """Resolve a tuple of pending records (``None`` stays ``None``)."""
+    if pending is None:
+        return None
+    return tuple(None if p is None else p.resolve() for p in pending)

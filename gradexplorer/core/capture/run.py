@@ -5,7 +5,7 @@ it. It is synchronous and runs the user's code in the calling thread.
 
 What a run looks like
 ---------------------
-1. The device is resolved first (:func:`~gradexplorer.core.devices.resolve_device`):
+1. The device is resolved first (:func:`~gradexplorer.core.capture.devices.resolve_device`):
    a missing device raises :class:`DeviceUnavailableError` before anything runs.
 2. The code is parsed with ``filename`` (so tracebacks carry the editor's
    line numbers). A ``SyntaxError`` returns a capture with an error of kind
@@ -14,10 +14,10 @@ What a run looks like
    ``torch`` and ``nn`` (so snippets that never import torch run as written),
    with grad mode on, inference mode off, ``torch.device(device)`` as the
    default device for factory functions, and a
-   :class:`~gradexplorer.core.recording.Recorder` watching every torch call.
+   :class:`~gradexplorer.core.capture.recording.Recorder` watching every torch call.
    Grad mode, inference mode, torch function modes and the default device are
    thread-local in PyTorch, so none of this leaks into other threads; the
-   user's ``print`` output is routed by thread (:mod:`~gradexplorer.core.streams`).
+   user's ``print`` output is routed by thread (:mod:`~gradexplorer.core.capture.streams`).
 4. Whatever happened (success, an exception at line k, a Stop), the final
    namespace is searched for named tensors and modules and the graph is built
    from them and from every recorded backward pass, so a failed run keeps
@@ -45,18 +45,18 @@ from typing import Any
 import networkx as nx
 import torch
 
-from .._version import __version__
+from ..._version import __version__
+from ..analysis.explain import Explanation, explain_capture
+from ..analysis.modules import ModuleAudit, audit_modules
+from ..collector import fewer_collections, freeze_survivors, paused_collection
+from ..graph.build import CaptureGraph, SourceLine, build_graph, node_for_tensor, source_line
+from ..records.errors import CaptureStopped, ErrorReport
+from ..records.tensors import DEFAULT_VALUE_ELEMENTS, SnapshotBuffer, TensorRecord, resolve_all, summarize_tensor
 from . import process_state
-from .collector import fewer_collections, freeze_survivors, paused_collection
 from .devices import resolve_device
-from .explain import Explanation, explain_capture
-from .modules import ModuleAudit, audit_modules
-from .errors import CaptureStopped, ErrorReport
-from .graph import CaptureGraph, SourceLine, _source, build_graph, node_for_tensor
 from .namespace import Bindings, find_bindings
-from .recording import HOOK_HELPER_NAME, Recorder, resolve_all, rewrite_node_hook_calls
+from .recording import HOOK_HELPER_NAME, Recorder, rewrite_node_hook_calls
 from .streams import DEFAULT_MAX_OUTPUT_CHARS, collect_output, routed_to
-from .tensors import DEFAULT_VALUE_ELEMENTS, SnapshotBuffer, TensorRecord, summarize_tensor
 
 __all__ = ["Capture", "OriginRecord", "PassSummary", "TensorInfo", "capture"]
 
@@ -196,15 +196,15 @@ class Capture:
     ----------
     code, filename, device : str
     graph : networkx.DiGraph
-        Schema in :mod:`gradexplorer.core.graph`. Treat it as read-only.
+        Schema in :mod:`gradexplorer.core.graph.build`. Treat it as read-only.
     passes : tuple of PassSummary
     tensors : tuple of TensorInfo
         Every named tensor object, in namespace order.
     explanations : tuple of Explanation
         Why each name does or does not get a gradient
-        (:mod:`gradexplorer.core.explain`).
+        (:mod:`gradexplorer.core.analysis.explain`).
     modules : tuple of ModuleAudit
-        The placement audit of every top-level module (:mod:`gradexplorer.core.modules`).
+        The placement audit of every top-level module (:mod:`gradexplorer.core.analysis.modules`).
     stdout, stderr : str
     error : ErrorReport or None
     executed : bool
@@ -243,7 +243,7 @@ class Capture:
     timings: dict[str, float] = field(default_factory=dict)
     value_elements: int = DEFAULT_VALUE_ELEMENTS
     #: What the program changed in the process and gradexplorer put back, one sentence each
-    #: (:mod:`gradexplorer.core.process_state`), and threads it left running.
+    #: (:mod:`gradexplorer.core.capture.process_state`), and threads it left running.
     restored: tuple[str, ...] = ()
 
     @property
@@ -337,13 +337,13 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
             is_parameter=isinstance(tensor, torch.nn.Parameter),
             grad_fn=None if tensor.grad_fn is None else tensor.grad_fn.name(),
             origin=None if origin is None else OriginRecord(
-                origin.op, _source(lines, origin.line), origin.grad_enabled, origin.inference_mode),
+                origin.op, source_line(lines, origin.line), origin.grad_enabled, origin.inference_mode),
             base_names=tuple(bindings.names_of(base)) if base is not None else (),
             source_names=tuple(bindings.names_of(source)) if source is not None else (),
-            switched_off=_source(lines, switched_line) if switched else None,
-            hook_gradient=(_source(lines, hook_line) or SourceLine(0, "")) if is_hook_grad else None,
+            switched_off=source_line(lines, switched_line) if switched else None,
+            hook_gradient=(source_line(lines, hook_line) or SourceLine(0, "")) if is_hook_grad else None,
             is_buffer=owner is not None and id(tensor) in buffer_ids,
-            grad_result=(_source(lines, result_line) or SourceLine(0, "")) if is_result else None,
+            grad_result=(source_line(lines, result_line) or SourceLine(0, "")) if is_result else None,
         ))
     return tuple(infos)
 
@@ -385,7 +385,7 @@ def capture(
         Compile filename; frames with it are the user's frames.
     value_elements : int, keyword-only
         Tensors up to this many elements keep full values; larger ones keep a
-        summary (:data:`~gradexplorer.core.tensors.DEFAULT_VALUE_ELEMENTS`).
+        summary (:data:`~gradexplorer.core.records.tensors.DEFAULT_VALUE_ELEMENTS`).
     max_ops : int, keyword-only
         Record at most this many autograd nodes.
     saved_values : bool, keyword-only
@@ -449,7 +449,7 @@ def capture(
     with contextlib.ExitStack() as build_pause:
         with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), fewer_collections():
             streams[:] = [out, err]
-            before = process_state.snapshot(filename)
+            before = process_state.read_state(filename)
             flags = None
             try:
                 with torch.enable_grad(), torch.inference_mode(False), _default_device(torch_device), recorder:
@@ -486,7 +486,7 @@ def capture(
             PassSummary(
                 index=p.index,
                 kind=p.kind,
-                source=_source(lines, p.line),
+                source=source_line(lines, p.line),
                 roots=tuple((ids.get(n), nr) for n, nr in p.roots),
                 inputs=tuple((ids.get(n), nr) for n, nr in p.inputs),
                 retain_graph=p.retain_graph,

@@ -109,7 +109,7 @@ class Orphan:
         return "\n".join(lines) or "(empty editor)"
 
     def session(self) -> Session | None:
-        """The last capture, if one was written and still reads (raises SnapshotError if damaged)."""
+        """The last capture, if one was written and still reads (raises DocumentError if damaged)."""
         path = self.folder / f"{self.slot_id}{SESSION_SUFFIX}"
         return load_session(path) if path.exists() else None
 

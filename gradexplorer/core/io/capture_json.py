@@ -1,13 +1,13 @@
-"""The capture snapshot as JSON-ready plain data (documented in docs/capture-json.md).
+"""The capture document as JSON-ready plain data (documented in docs/capture-json.md).
 
-:func:`capture_to_dict` turns a :class:`~gradexplorer.core.capture.Capture`
+:func:`capture_to_dict` turns a :class:`~gradexplorer.core.capture.run.Capture`
 into dicts, lists, strings and numbers only. It is the body of the CLI's
 ``--json`` file and the part of a session document that holds the capture.
 
 Encoding rules
 --------------
 * Frozen records (dataclasses) become objects with their field names.
-* A :class:`~gradexplorer.core.tensors.TensorRecord` becomes
+* A :class:`~gradexplorer.core.records.tensors.TensorRecord` becomes
   ``{"shape", "dtype", "device", "requires_grad", "values", "stats", "note"}``;
   ``values`` is the nested list of values (``null`` above the value cap),
   complex numbers as ``[re, im]`` pairs.
@@ -24,11 +24,11 @@ from typing import Any
 
 import torch
 
-from .tensors import TensorRecord, TensorStats, fill_stats
+from ..records.tensors import TensorRecord, TensorStats, fill_stats
 
 __all__ = ["FORMAT", "SCHEMA_VERSION", "TensorSink", "capture_to_dict", "record_to_dict", "to_jsonable"]
 
-#: ``format`` field of a snapshot document.
+#: ``format`` field of a capture document.
 FORMAT = "gradexplorer.capture"
 #: Bumped on any incompatible change; readers refuse newer major versions.
 SCHEMA_VERSION = 1
@@ -114,7 +114,7 @@ class TensorSink:
         return out
 
     def fill_stats(self) -> None:
-        """Compute the statistics :meth:`encode` put off, all at once (:func:`~gradexplorer.core.tensors.fill_stats`).
+        """Compute the statistics :meth:`encode` put off, all at once (:func:`~gradexplorer.core.records.tensors.fill_stats`).
 
         A record saved without its values carries statistics, most of them
         never computed in the run (they are lazy); one by one they were two
@@ -189,7 +189,7 @@ def _floats(values: tuple) -> list:
 
 
 def stats_to_dict(stats: TensorStats) -> dict[str, Any]:
-    """JSON form of :class:`~gradexplorer.core.tensors.TensorStats` (the most common record: one per tensor)."""
+    """JSON form of :class:`~gradexplorer.core.records.tensors.TensorStats` (the most common record: one per tensor)."""
     return {"min": _number(stats.min), "max": _number(stats.max), "mean": _number(stats.mean),
             "std": _number(stats.std), "nan_count": stats.nan_count, "inf_count": stats.inf_count,
             "head": _floats(stats.head), "tail": _floats(stats.tail)}

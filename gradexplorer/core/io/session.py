@@ -26,7 +26,7 @@ prints both). Format 1 files (plain UTF-8 JSON, values inline) and
      "code": "...", "device": "cpu", "filename": "<editor>",
      "view": {"selected_node": "n2", "zoom": 1.0},
      "limits": {"value_elements": 10000, "file_values": 5000000, "summarised_records": 0},
-     "capture": {...the capture snapshot of docs/capture-json.md...}}
+     "capture": {...the capture document of docs/capture-json.md...}}
 
 Safety
 ------
@@ -36,14 +36,14 @@ Opening a file never runs its code and never unpickles anything: no
 ``torch.tensor``), and every one is checked against the shape and dtype its
 record declares. Zip members are size-checked before they are inflated. The file size is checked before reading
 (:data:`MAX_FILE_BYTES`); JSON nested too deeply for the parser is refused.
-Every problem raises :class:`~gradexplorer.core.errors.SnapshotError` with one
+Every problem raises :class:`~gradexplorer.core.records.errors.DocumentError` with one
 clear sentence naming where in the file it is.
 
 Versions
 --------
 ``schema_version`` is the major version: a file from a newer major version is
 refused with "made by gradexplorer X or newer". Older documents are upgraded
-by :data:`MIGRATIONS`; a bare capture snapshot (``gradexplorer capture
+by :data:`MIGRATIONS`; a bare capture document (``gradexplorer capture
 --json``) opens as a session too.
 
 Size caps
@@ -79,17 +79,17 @@ import orjson
 import safetensors.torch
 import torch
 
-from .._version import __version__
-from .capture import Capture, OriginRecord, PassSummary, TensorInfo, versions
-from .collector import paused_collection
-from .errors import ErrorReport, SnapshotError
-from .explain import Explanation
-from .graph import MAX_PATH_HOPS, CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
-from .modules import ModuleAudit, ModuleWarning, StateEntry
-from .snapshot import FORMAT as CAPTURE_FORMAT
-from .snapshot import SCHEMA_VERSION as CAPTURE_SCHEMA
-from .snapshot import TensorSink, capture_to_dict
-from .tensors import TensorRecord, TensorStats
+from ..._version import __version__
+from ..analysis.explain import Explanation
+from ..analysis.modules import ModuleAudit, ModuleWarning, StateEntry
+from ..capture.run import Capture, OriginRecord, PassSummary, TensorInfo, versions
+from ..collector import paused_collection
+from ..graph.build import MAX_PATH_HOPS, CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
+from ..records.errors import ErrorReport, DocumentError
+from ..records.tensors import TensorRecord, TensorStats
+from .capture_json import FORMAT as CAPTURE_FORMAT
+from .capture_json import SCHEMA_VERSION as CAPTURE_SCHEMA
+from .capture_json import TensorSink, capture_to_dict
 
 __all__ = [
     "DEFAULT_FILE_VALUES",
@@ -242,7 +242,7 @@ def _nested_modules(lines: list, name: str) -> list[dict]:
         item = _R.obj(item, f"{name} line {i + 1}")
         parent = item.pop("parent", None)
         if type(parent) is not int or not -1 <= parent < i:
-            raise SnapshotError(f"not a valid session: line {i + 1} of {name} names no earlier parent")
+            raise DocumentError(f"not a valid session: line {i + 1} of {name} names no earlier parent")
         item["children"] = []
         (top if parent == -1 else lines[parent]["children"]).append(item)
     return top
@@ -254,7 +254,7 @@ def _dumps_line(item, *, spelled: bool = False) -> bytes:
     orjson writes a non-finite float as ``null`` without a word, so an item
     is searched for one first (it must fail loudly rather than save
     something that reads back differently). ``spelled=True`` skips that
-    search for items made by :func:`~gradexplorer.core.snapshot.to_jsonable`,
+    search for items made by :func:`~gradexplorer.core.io.capture_json.to_jsonable`,
     which writes every float through its non-finite spelling (``"nan"``):
     the search was a fifth of the time to save a 10,000-node capture.
     """
@@ -287,7 +287,7 @@ _CHUNK_BYTES = 1 << 20
 def _write_lines(zf: zipfile.ZipFile, info: zipfile.ZipInfo, items: list) -> None:
     """Write one JSON text per line into a new member, a piece at a time, emptying ``items`` as it goes.
 
-    The items come from :func:`~gradexplorer.core.snapshot.capture_to_dict`
+    The items come from :func:`~gradexplorer.core.io.capture_json.capture_to_dict`
     (numbers spelled by ``to_jsonable``: see :func:`_dumps_line`).
 
     Never one big buffer: joining the 140 MB of a 50,000-node graph's lines
@@ -416,8 +416,8 @@ def write_atomic(target: Path, content: str | bytes | Callable[[BinaryIO], None]
 class _Reader:
     """Typed access to untrusted JSON with a path for error messages."""
 
-    def fail(self, path, expected: str) -> SnapshotError:
-        return SnapshotError(f"not a valid session: {_at(path) or 'the document'} should be {expected}")
+    def fail(self, path, expected: str) -> DocumentError:
+        return DocumentError(f"not a valid session: {_at(path) or 'the document'} should be {expected}")
 
     def obj(self, value, path: str) -> dict:
         if not isinstance(value, dict):
@@ -426,7 +426,7 @@ class _Reader:
 
     def key(self, d: dict, name: str, path: str):
         if name not in d:
-            raise SnapshotError(f"not a valid session: {_at(path) or 'the document'} lacks '{name}'")
+            raise DocumentError(f"not a valid session: {_at(path) or 'the document'} lacks '{name}'")
         return d[name]
 
     def str_(self, value, path: str, *, optional: bool = False) -> str | None:
@@ -494,7 +494,7 @@ def _flatten(values, shape: tuple[int, ...], path: str) -> list:
     while stack:
         item, depth = stack.pop()
         if not isinstance(item, list) or len(item) != shape[depth]:
-            raise SnapshotError(f"not a valid session: {path}.values does not match its shape {list(shape)}")
+            raise DocumentError(f"not a valid session: {path}.values does not match its shape {list(shape)}")
         if depth == len(shape) - 1:
             flat.extend(item)
         else:
@@ -553,7 +553,7 @@ def record_from_dict(d, path) -> TensorRecord | None:
     try:
         shape, dtype_name, device, requires_grad = d["shape"], d["dtype"], d["device"], d["requires_grad"]
     except KeyError as exc:
-        raise SnapshotError(f"not a valid session: {_at(path)} lacks '{exc.args[0]}'") from None
+        raise DocumentError(f"not a valid session: {_at(path)} lacks '{exc.args[0]}'") from None
     if type(shape) is not list or not all(type(v) is int and v >= 0 for v in shape) or len(shape) > _MAX_DIMS:
         raise _R.fail(f"{_at(path)}.shape", f"a list of at most {_MAX_DIMS} non-negative integers")
     shape = tuple(shape)
@@ -578,7 +578,7 @@ def record_from_dict(d, path) -> TensorRecord | None:
             raise _R.fail(f"{_at(path)}.data", "the key of a tensor in the file's value table")
         data = table[key]
         if tuple(data.shape) != shape or data.dtype != _DTYPES[dtype_name]:
-            raise SnapshotError(f"not a valid session: {_at(path)} declares {dtype_name} {list(shape)}, but its "
+            raise DocumentError(f"not a valid session: {_at(path)} declares {dtype_name} {list(shape)}, but its "
                                 f"values are {str(data.dtype).removeprefix('torch.')} {list(data.shape)}")
     elif values is not None:
         path = _at(path)
@@ -590,7 +590,7 @@ def record_from_dict(d, path) -> TensorRecord | None:
         try:
             data = torch.tensor(flat, dtype=dtype).reshape(shape)
         except (TypeError, RuntimeError, OverflowError) as exc:
-            raise SnapshotError(f"not a valid session: {path}.values cannot be {dtype_name} ({exc})") from None
+            raise DocumentError(f"not a valid session: {path}.values cannot be {dtype_name} ({exc})") from None
     return TensorRecord(shape, dtype_name, device, requires_grad, stats, data, note)
 
 
@@ -604,7 +604,7 @@ def _records(value, path) -> tuple[TensorRecord | None, ...]:
     return tuple(record_from_dict(v, (path, i)) for i, v in enumerate(value))
 
 
-def _source(d, path: str) -> SourceLine | None:
+def _source_line_from_dict(d, path: str) -> SourceLine | None:
     if d is None:
         return None
     d = _R.obj(d, path)
@@ -642,7 +642,7 @@ def _node_attrs(d: dict, path: str) -> dict:
                                         _R.bool_(c.get("in_place", False), (((p, ".calls"), j), ".in_place")),
                                         _R.str_(c.get("error"), (((p, ".calls"), j), ".error"), optional=True)))
         hooks.append(HookRecord(_R.str_(h.get("kind"), (p, ".kind")), _R.str_(h.get("qualname"), (p, ".qualname")),
-                                _R.int_(h.get("output_nr", 0), (p, ".output_nr")), _source(h.get("source"), (p, ".source")),
+                                _R.int_(h.get("output_nr", 0), (p, ".output_nr")), _source_line_from_dict(h.get("source"), (p, ".source")),
                                 tuple(calls), _R.bool_(h.get("library", False), (p, ".library"))))
     accumulation = {}
     for key, lp in _R.obj(d.get("accumulation", {}), (path, ".accumulation")).items():
@@ -661,7 +661,9 @@ def _node_attrs(d: dict, path: str) -> dict:
         via = tuple(via)
     kind = _R.str_(_R.key(d, "kind", path), (path, ".kind"))
     if kind not in ("leaf", "op", "custom", "root"):
-        raise _R.fail((path, ".kind"), "leaf, op, custom or root")
+        raise _R.fail((path, ".kind"), "leaf, op or custom")
+    if kind == "root":  # older files said "root" for an op root; is_root says it now
+        kind = "op"
     return {
         "op": _R.str_(_R.key(d, "op", path), (path, ".op")),
         "kind": kind,
@@ -679,7 +681,7 @@ def _node_attrs(d: dict, path: str) -> dict:
         "grads": grads,
         "saved": tuple(saved),
         "hooks": tuple(hooks),
-        "source": _source(d.get("source"), (path, ".source")),
+        "source": _source_line_from_dict(d.get("source"), (path, ".source")),
         "grad_enabled": _R.bool_(d.get("grad_enabled"), (path, ".grad_enabled"), optional=True),
         "inference_mode": _R.bool_(d.get("inference_mode"), (path, ".inference_mode"), optional=True),
         "seq": _R.int_(d.get("seq"), (path, ".seq"), optional=True),
@@ -790,14 +792,14 @@ def capture_from_dict(doc: dict, *, consume: bool = False) -> Capture:
         node = _R.obj(node, p)
         node_id = _R.str_(_R.key(node, "id", p), f"{p}.id")
         if node_id in graph:
-            raise SnapshotError(f"not a valid session: node id {node_id!r} appears twice")
+            raise DocumentError(f"not a valid session: node id {node_id!r} appears twice")
         graph.add_node(node_id, **_node_attrs(node, p))
     for i, edge in _each(_R.list_(doc.get("edges", []), "capture.edges"), consume=consume):
         p = f"capture.edges[{i}]"
         edge = _R.obj(edge, p)
         u, v = _R.str_(edge.get("source"), f"{p}.source"), _R.str_(edge.get("target"), f"{p}.target")
         if u not in graph or v not in graph:
-            raise SnapshotError(f"not a valid session: {p} joins a node that does not exist")
+            raise DocumentError(f"not a valid session: {p} joins a node that does not exist")
         slot = _R.int_(edge.get("slot"), f"{p}.slot")
         graph.add_edge(u, v, slot=slot, input_nr=_R.int_(edge.get("input_nr", 0), f"{p}.input_nr"),
                        slots=tuple(_R.int_(s, f"{p}.slots") for s in _R.list_(edge.get("slots", [slot]), f"{p}.slots")))
@@ -819,7 +821,7 @@ def capture_from_dict(doc: dict, *, consume: bool = False) -> Capture:
                 pairs.append((_R.str_(pair[0], f"{p}.{key}[{j}]", optional=True), _R.int_(pair[1], f"{p}.{key}[{j}]")))
             edges.append(tuple(pairs))
         passes.append(PassSummary(_R.int_(ps.get("index"), f"{p}.index"), _R.str_(ps.get("kind"), f"{p}.kind"),
-                                  _source(ps.get("source"), f"{p}.source"), edges[0], edges[1],
+                                  _source_line_from_dict(ps.get("source"), f"{p}.source"), edges[0], edges[1],
                                   _R.bool_(ps.get("retain_graph"), f"{p}.retain_graph"),
                                   _R.bool_(ps.get("create_graph"), f"{p}.create_graph"),
                                   _records(ps.get("results", []), f"{p}.results"),
@@ -834,7 +836,7 @@ def capture_from_dict(doc: dict, *, consume: bool = False) -> Capture:
         origin = t.get("origin")
         if origin is not None:
             o = _R.obj(origin, f"{p}.origin")
-            origin = OriginRecord(_R.str_(o.get("op"), f"{p}.origin.op"), _source(o.get("source"), f"{p}.origin.source"),
+            origin = OriginRecord(_R.str_(o.get("op"), f"{p}.origin.op"), _source_line_from_dict(o.get("source"), f"{p}.origin.source"),
                                   _R.bool_(o.get("grad_enabled"), f"{p}.origin.grad_enabled"),
                                   _R.bool_(o.get("inference_mode"), f"{p}.origin.inference_mode"))
         value = record_from_dict(_R.key(t, "value", p), f"{p}.value")
@@ -848,9 +850,9 @@ def capture_from_dict(doc: dict, *, consume: bool = False) -> Capture:
               ("requires_grad", "is_leaf", "retains_grad", "is_view", "is_inference", "is_parameter")),
             _R.str_(t.get("grad_fn"), f"{p}.grad_fn", optional=True), origin,
             _R.strs(t.get("base_names", []), f"{p}.base_names"), _R.strs(t.get("source_names", []), f"{p}.source_names"),
-            _source(t.get("switched_off"), f"{p}.switched_off"), _source(t.get("hook_gradient"), f"{p}.hook_gradient"),
+            _source_line_from_dict(t.get("switched_off"), f"{p}.switched_off"), _source_line_from_dict(t.get("hook_gradient"), f"{p}.hook_gradient"),
             _R.bool_(t.get("is_buffer", False), f"{p}.is_buffer"),
-            _source(t.get("grad_result"), f"{p}.grad_result")))
+            _source_line_from_dict(t.get("grad_result"), f"{p}.grad_result")))
     explanations = []
     for i, e in _each(_R.list_(doc.get("explanations", []), "capture.explanations"), consume=consume):
         p = f"capture.explanations[{i}]"
@@ -898,8 +900,8 @@ def capture_from_dict(doc: dict, *, consume: bool = False) -> Capture:
     )
 
 
-def _from_capture_snapshot(doc: dict) -> dict:
-    """Migration: a bare capture snapshot (``capture --json``) becomes a session."""
+def _from_capture_document(doc: dict) -> dict:
+    """Migration: a bare capture document (``capture --json``) becomes a session."""
     return {
         "format": FORMAT,
         "schema_version": 1,
@@ -912,7 +914,7 @@ def _from_capture_snapshot(doc: dict) -> dict:
         "view": {"selected_node": None, "zoom": None},
         "limits": {},
         "capture": doc,
-        "notes": ["opened from a capture snapshot (gradexplorer capture --json)"],
+        "notes": ["opened from a capture document (gradexplorer capture --json)"],
     }
 
 
@@ -923,7 +925,7 @@ def _from_format_1(doc: dict) -> dict:
 
 
 MIGRATIONS = {
-    (CAPTURE_FORMAT, CAPTURE_SCHEMA): _from_capture_snapshot,
+    (CAPTURE_FORMAT, CAPTURE_SCHEMA): _from_capture_document,
     (FORMAT, 1): _from_format_1,
 }
 
@@ -937,14 +939,14 @@ def _upgrade(doc: dict) -> dict:
             return doc
         if fmt == FORMAT and isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
             made_by = doc.get("app_version") if isinstance(doc.get("app_version"), str) else "a newer version"
-            raise SnapshotError(f"this session was made by gradexplorer {made_by} or newer "
+            raise DocumentError(f"this session was made by gradexplorer {made_by} or newer "
                                 f"(session format {version}); this is gradexplorer {__version__}, "
                                 f"which reads format {SCHEMA_VERSION}: please upgrade gradexplorer")
         step = MIGRATIONS.get((fmt, version))
         if step is None or seen > 10:
             if fmt in (FORMAT, CAPTURE_FORMAT):
-                raise SnapshotError(f"this file has an unknown {fmt} version ({version!r})")
-            raise SnapshotError("this is not a gradexplorer session (no 'format': 'gradexplorer.session' in it)")
+                raise DocumentError(f"this file has an unknown {fmt} version ({version!r})")
+            raise DocumentError("this is not a gradexplorer session (no 'format': 'gradexplorer.session' in it)")
         doc = step(doc)
         seen += 1
 
@@ -955,30 +957,30 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise SnapshotError(f"{name} is not a session file (neither a session container nor UTF-8 text)") from None
+            raise DocumentError(f"{name} is not a session file (neither a session container nor UTF-8 text)") from None
         return read_session_text(text)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             members = {info.filename: info for info in zf.infolist()}
             if _DOCUMENT not in members:
-                raise SnapshotError(f"{name} is a zip file but not a gradexplorer session (no {_DOCUMENT} in it)")
+                raise DocumentError(f"{name} is a zip file but not a gradexplorer session (no {_DOCUMENT} in it)")
             total = sum(info.file_size for info in members.values())
             if total > max_bytes:
-                raise SnapshotError(f"{name} unpacks to {total / 2**20:,.0f} MiB; sessions larger than "
+                raise DocumentError(f"{name} unpacks to {total / 2**20:,.0f} MiB; sessions larger than "
                                     f"{max_bytes / 2**20:,.0f} MiB are not opened")
             text = zf.read(_DOCUMENT).decode("utf-8")
             lists = {key: _read_lines(zf, key, name) for key in _LINE_KEYS if _line_member(key) in members}
             raw = zf.read(_VALUES) if _VALUES in members else None
-    except SnapshotError:
+    except DocumentError:
         raise
     except Exception as exc:  # noqa: BLE001 - BadZipFile, zlib.error, EOFError, bad UTF-8...: one clear sentence
-        raise SnapshotError(f"{name} is a damaged session container ({type(exc).__name__}: {exc})") from None
+        raise DocumentError(f"{name} is a damaged session container ({type(exc).__name__}: {exc})") from None
     table: dict = {}
     if raw is not None:
         try:
             table = safetensors.torch.load(raw)
         except Exception as exc:  # noqa: BLE001 - safetensors raises its own error types
-            raise SnapshotError(f"{name}: the value table is damaged ({type(exc).__name__}: {exc})") from None
+            raise DocumentError(f"{name}: the value table is damaged ({type(exc).__name__}: {exc})") from None
     if "modules" in lists:
         lists["modules"] = _nested_modules(lists["modules"], _line_member("modules"))
     token = _TABLE.set(table)
@@ -1017,7 +1019,7 @@ def _read_lines(zf: zipfile.ZipFile, key: str, name: str) -> list:
                     # literals, integers beyond 64 bits, lone surrogates).
                     items.append(orjson.loads(line))
                 except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-                    raise SnapshotError(f"{name}: line {number} of {member} is not valid JSON ({exc})") from None
+                    raise DocumentError(f"{name}: line {number} of {member} is not valid JSON ({exc})") from None
             if not piece:
                 return items
 
@@ -1033,10 +1035,10 @@ def _join_lists(captured: dict, lists: dict[str, list]) -> None:
         named = {"nodes": captured["nodes_member"]}
     named = _R.obj(named if named is not None else {}, "capture.members")
     if set(named) != set(lists) or any(named[key] != _line_member(key) for key in lists):
-        raise SnapshotError("not a valid session: the container's members do not match its document")
+        raise DocumentError("not a valid session: the container's members do not match its document")
     for key, items in lists.items():
         if captured.get(key):
-            raise SnapshotError(f"not a valid session: capture.{key} is both in the document and in "
+            raise DocumentError(f"not a valid session: capture.{key} is both in the document and in "
                                 f"{_line_member(key)}")
         captured[key] = items
 
@@ -1064,14 +1066,14 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None) -> Ses
     try:
         doc = json.loads(text, parse_int=_json_int)
     except RecursionError:
-        raise SnapshotError("not a valid session: the JSON is nested too deeply") from None
+        raise DocumentError("not a valid session: the JSON is nested too deeply") from None
     except json.JSONDecodeError as exc:
-        raise SnapshotError(f"not a session file: invalid JSON at line {exc.lineno}, column {exc.colno} "
+        raise DocumentError(f"not a session file: invalid JSON at line {exc.lineno}, column {exc.colno} "
                             f"({exc.msg}); the file may be truncated or damaged") from None
     except ValueError as exc:  # e.g. numbers too long to convert
-        raise SnapshotError(f"not a valid session: {exc}") from None
+        raise DocumentError(f"not a valid session: {exc}") from None
     if not isinstance(doc, dict):
-        raise SnapshotError("this is not a gradexplorer session (the JSON is not an object)")
+        raise DocumentError("this is not a gradexplorer session (the JSON is not an object)")
     try:
         doc = _upgrade(doc)
         if lists is not None:
@@ -1092,12 +1094,12 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None) -> Ses
             notes=_R.strs(doc.get("notes", []), "notes"),
         )
     except RecursionError:
-        raise SnapshotError("not a valid session: the document is nested too deeply") from None
-    except SnapshotError:
+        raise DocumentError("not a valid session: the document is nested too deeply") from None
+    except DocumentError:
         raise
     except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
         # A shape of value our checks did not foresee: still one clear sentence.
-        raise SnapshotError(f"not a valid session: {type(exc).__name__}: {exc}") from None
+        raise DocumentError(f"not a valid session: {type(exc).__name__}: {exc}") from None
 
 
 def not_a_regular_file(info: os.stat_result) -> str:
@@ -1125,7 +1127,7 @@ def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES) ->
 
     Raises
     ------
-    SnapshotError
+    DocumentError
         For any problem: unreadable, too large, not JSON, not a session, a
         newer format, inconsistent content.
     """
@@ -1133,18 +1135,18 @@ def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES) ->
     try:
         info = path.stat()
     except OSError as exc:
-        raise SnapshotError(f"cannot open {path.name}: {exc.strerror or exc}") from None
+        raise DocumentError(f"cannot open {path.name}: {exc.strerror or exc}") from None
     problem = not_a_regular_file(info)
     if problem:
-        raise SnapshotError(f"cannot open {path.name}: it is {problem}, not a session file")
+        raise DocumentError(f"cannot open {path.name}: it is {problem}, not a session file")
     size = info.st_size
     if size > max_bytes:
-        raise SnapshotError(f"{path.name} is {size / 2**20:,.0f} MiB; sessions larger than "
+        raise DocumentError(f"{path.name} is {size / 2**20:,.0f} MiB; sessions larger than "
                             f"{max_bytes / 2**20:,.0f} MiB are not opened")
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise SnapshotError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+        raise DocumentError(f"cannot read {path.name}: {exc.strerror or exc}") from None
     with paused_collection():  # as in save_session
         return read_session_bytes(data, name=path.name, max_bytes=max_bytes)
 

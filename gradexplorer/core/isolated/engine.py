@@ -3,14 +3,14 @@
 Thread mode (:func:`gradexplorer.capture`) runs the program in the app's own
 process: fast, live, but ``os._exit``, a crash in native code or an
 allocation far beyond memory end the app. :func:`capture_isolated` runs the
-same capture in a fresh ``python -m gradexplorer.core.isolated_child``
+same capture in a fresh ``python -m gradexplorer.core.isolated.child``
 process and reads its result back as a session file, with the same safe
 codec as any file the user opens (nothing is unpickled). Then:
 
 * the program's prints arrive as they happen (``on_output``);
 * ``should_stop()`` turning true kills the child at once, even inside a long
   native op (thread mode has to wait for the op);
-* a child that dies becomes an :class:`~gradexplorer.core.errors.ErrorReport`
+* a child that dies becomes an :class:`~gradexplorer.core.records.errors.ErrorReport`
   of kind ``"crashed"``: "the program's process died with SIGSEGV at line 3
   (as far as it got: its output is kept)", or "called os._exit(3) at line 2";
 * the child's data segment is capped (:func:`default_memory_limit`: half
@@ -42,11 +42,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from .capture import Capture, versions
-from .devices import resolve_device
-from .errors import ErrorReport, SnapshotError
-from .graph import CaptureGraph
-from .session import load_session
+from ..capture.devices import resolve_device
+from ..capture.run import Capture, versions
+from ..graph.build import CaptureGraph
+from ..io.session import load_session
+from ..records.errors import ErrorReport, DocumentError
 
 __all__ = ["KILLED", "capture_isolated", "default_memory_limit", "discard_spare", "wait_for_spare"]
 
@@ -62,7 +62,7 @@ _spare_lock = threading.Lock()
 
 def _spawn() -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "gradexplorer.core.isolated_child", "--wait"],
+        [sys.executable, "-m", "gradexplorer.core.isolated.child", "--wait"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
@@ -271,7 +271,7 @@ def capture_isolated(
             reading = time.perf_counter()
             try:
                 capture = load_session(result_path).capture
-            except SnapshotError as exc:  # a child that wrote something we refuse: say so, keep the output
+            except DocumentError as exc:  # a child that wrote something we refuse: say so, keep the output
                 capture = None
                 refused = f"the program's process sent a capture that cannot be read: {exc}"
             else:
@@ -284,7 +284,7 @@ def capture_isolated(
             if capture is not None:
                 return capture
             return replace(base, stdout="".join(out["stdout"]), stderr="".join(out["stderr"]),
-                           error=ErrorReport("crashed", "SnapshotError", refused, None, traceback=refused))
+                           error=ErrorReport("crashed", "DocumentError", refused, None, traceback=refused))
         _finish(process, readers)
         _start_spare()  # the next run finds a child with its imports done
         base = replace(base, stdout="".join(out["stdout"]), stderr="".join(out["stderr"]))

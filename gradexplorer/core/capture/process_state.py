@@ -3,7 +3,7 @@
 The user's code runs in a thread of the app's process (thread mode), so a
 top-level ``torch.set_default_dtype(torch.float64)``, an ``os.chdir`` or a
 monkeypatched ``torch.Tensor.backward`` would otherwise still be in force
-for the next run, and change what it shows. :func:`snapshot` records the
+for the next run, and change what it shows. :func:`read_state` records the
 process-wide state such a program can change; :func:`restore` puts it back
 after the program has run (before the graph is built) and returns one
 sentence per change, which the capture keeps and the console shows
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import torch
 
 __all__ = ["ProcessState", "ThreadFlags", "WATCHED_ATTRIBUTES", "interrupt_program_threads", "program_threads",
-           "restore", "snapshot", "thread_flags", "threads_left_running"]
+           "read_state", "restore", "thread_flags", "threads_left_running"]
 
 #: Attributes programs monkeypatch, as (owner, name): the originals are put back after a run.
 WATCHED_ATTRIBUTES: tuple[tuple[object, str], ...] = (
@@ -126,7 +126,7 @@ def _watch_warning_calls(filename: str | None, calls: list) -> tuple:
     return originals
 
 
-def snapshot(filename: str | None = None) -> ProcessState:
+def read_state(filename: str | None = None) -> ProcessState:
     """Record what a program may change (call right before it runs, in the thread that runs it).
 
     ``filename``: the program's compile filename, to tell its own

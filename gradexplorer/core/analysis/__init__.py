@@ -1,0 +1,1 @@
+"""What a capture means: explanations, module audits, queries, grouping, layout, gradient flow."""

@@ -1,0 +1,40 @@
+"""Small questions about autograd's own graph nodes, asked by the recorder and by the walk alike.
+
+Kept apart from both so that the graph package does not depend on the
+recorder (the walk only needs to know what a node is, not how a run was
+recorded).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.autograd.graph import Node, get_gradient_edge
+
+__all__ = ["edge_of", "is_accumulator"]
+
+_accumulator_types: dict[type, bool] = {}
+
+
+def is_accumulator(node: Node) -> bool:
+    """An ``AccumulateGrad`` node (it has ``.variable``); cached per node type."""
+    cls = type(node)
+    known = _accumulator_types.get(cls)
+    if known is None:
+        known = _accumulator_types[cls] = hasattr(node, "variable")
+    return known
+
+
+def edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
+    """The ``(node, output_nr)`` autograd routes ``t``'s gradient to, or None.
+
+    That is ``t.grad_fn`` for results and the gradient accumulator for leaves
+    that require grad. A view made under ``no_grad`` says ``requires_grad``
+    but has neither (torch raises ``AssertionError`` there).
+    """
+    if not t.requires_grad:
+        return None
+    try:
+        edge = get_gradient_edge(t)
+    except (RuntimeError, AssertionError):
+        return None
+    return edge.node, edge.output_nr

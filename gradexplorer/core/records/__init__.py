@@ -1,0 +1,1 @@
+"""Frozen plain-data records of a run: tensor records and their statistics, errors."""
