@@ -172,6 +172,9 @@ MUTANTS = (
     Mutant("an older file's root kind is kept as a fourth kind", "gradexplorer/core/io/session.py",
            '    if kind == "root":  # older files', '    if False:  # older files',
            ("tests/core/test_session.py::test_a_root_node_is_an_op_with_is_root_and_older_files_saying_root_read_the_same",)),
+    Mutant("a negative record number reads the last record", "gradexplorer/core/io/session.py",
+           "if records is None or not 0 <= d < len(records):", "if records is None or d >= len(records):",
+           ("tests/core/test_session_sweep.py::test_record_numbers_of_format_3_refuse_or_round_trip",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -179,7 +179,7 @@ def _document(path):
 
     from gradexplorer.core.io.session import _nested_modules
 
-    lists = ("nodes", "edges", "tensors", "explanations", "modules")
+    lists = ("records", "nodes", "edges", "tensors", "explanations", "modules")
     with zipfile.ZipFile(path) as zf:
         assert set(zf.namelist()) == {"session.json", "values.safetensors", *(f"{key}.jsonl" for key in lists)}
         assert zf.getinfo("values.safetensors").compress_type == zipfile.ZIP_STORED
@@ -193,16 +193,40 @@ def _document(path):
         return doc
 
 
+_RECORD_KEYS = {"value", "variable", "grad", "outputs", "inputs", "delivered", "before", "after", "tensor", "results",
+                "record"}
+
+
+def _inline_records(doc):
+    """The format-2 form of a format-3 document: every record written where it appears (no record list)."""
+    records = doc["capture"].pop("records")
+    doc["capture"]["members"].pop("records", None)
+
+    def inline(item, key=None):
+        if isinstance(item, dict):
+            return {k: inline(v, k) for k, v in item.items()}
+        if isinstance(item, list):
+            return [inline(v, key) for v in item]
+        if key in _RECORD_KEYS and type(item) is int:
+            return records[item]
+        return item
+
+    doc["capture"] = inline(doc["capture"])
+    doc["schema_version"] = 2
+    return doc
+
+
 def test_session_file_is_a_container_with_a_value_table(tmp_path):
     cap = capture("w = torch.arange(6.0).reshape(2, 3).requires_grad_()\n(w * w).sum().backward()\n",
                   value_elements=1000)
     path = tmp_path / "s.gxsession"
     save_session(session_from_capture(cap), path)
     doc = _document(path)
-    assert doc["schema_version"] == 2
+    assert doc["schema_version"] == 3
     assert doc["limits"]["value_elements"] == 1000  # the capture's cap, not a constant
     node = next(n for n in doc["capture"]["nodes"] if "w" in n["names"])
-    assert "values" not in node["value"] and node["value"]["data"].startswith("t")
+    value = doc["capture"]["records"][node["value"]]  # format 3: records are written once, by number
+    assert "values" not in value and value["data"].startswith("t")
     back = load_session(path).capture
     assert back.value_elements == 1000
     w = back.graph.nodes[back.node_named("w")]
@@ -378,7 +402,7 @@ def test_first_format_2_files_with_only_a_nodes_member_still_open(tmp_path):
     cap = capture("w = torch.tensor([1.0, 2.0], requires_grad=True)\n(w * w).sum().backward()\n")
     path = tmp_path / "new.gxsession"
     save_session(session_from_capture(cap), path)
-    doc = _document(path)
+    doc = _inline_records(_document(path))
     nodes = doc["capture"].pop("nodes")
     del doc["capture"]["members"]
     doc["capture"]["nodes"], doc["capture"]["nodes_member"] = [], "nodes.jsonl"

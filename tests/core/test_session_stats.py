@@ -31,12 +31,20 @@ def test_records_on_one_view_share_statistics_and_other_views_get_their_own():
         assert (s.min, s.max, s.mean, s.std) == pytest.approx(_torch_stats(plain), rel=1e-6)
 
 
-def test_a_record_met_twice_is_stored_once():
+def test_a_record_met_twice_is_written_once_and_read_back_as_one():
     record = _record(torch.arange(10.0))
     sink = TensorSink(budget=100)
-    first, second = sink.encode(record), sink.encode(record)
-    assert first is second and first["data"] == "t0" and len(sink.tensors) == 1
-    assert sink.budget == 90
+    assert (sink.encode(record), sink.encode(record), sink.encode(_record(torch.ones(2)))) == (0, 0, 1)
+    assert [r["data"] for r in sink.records] == ["t0", "t1"] and len(sink.tensors) == 2 and sink.budget == 88
+    cap = capture("x = torch.ones(3, requires_grad=True)\ny = x * 2\nz = y.exp()\nz.sum().backward()\n")
+    buffer = io.BytesIO()
+    write_session_container(Session(code=cap.code, device="cpu", capture=cap, filename="<editor>"), buffer)
+    reopened = read_session_bytes(buffer.getvalue()).capture
+    y, z = (reopened.graph.nodes[reopened.node_named(n)] for n in "yz")
+    # y's output gradient is z's input gradient: one record in the capture, one in the file, one again.
+    assert cap.graph.nodes[cap.node_named("y")]["grads"][0].outputs[0] is \
+        cap.graph.nodes[cap.node_named("z")]["grads"][0].inputs[0]
+    assert y["grads"][0].outputs[0] is z["grads"][0].inputs[0]
 
 
 def test_summaries_in_a_file_equal_plain_torch_statistics():

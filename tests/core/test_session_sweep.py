@@ -133,3 +133,45 @@ def test_a_fifo_a_device_and_a_folder_are_refused_at_once(tmp_path):
         assert not worker.is_alive(), f"{path} blocked the loader"
         assert time.perf_counter() - started < 1.0
         assert errors and word in errors[0], errors
+
+
+def _outlined(doc):
+    """The format-3 form of a document: each tensor record moved to ``capture.records``, referred to by number."""
+    records = []
+
+    def outline(item):
+        if isinstance(item, dict):
+            if {"shape", "dtype", "device", "requires_grad", "values"} <= item.keys() and "id" not in item:
+                records.append(item)
+                return len(records) - 1
+            return {k: outline(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return [outline(v) for v in item]
+        return item
+
+    doc["capture"] = outline(doc["capture"])
+    doc["capture"]["records"] = records
+    doc["schema_version"] = 3
+    return doc
+
+
+def test_record_numbers_of_format_3_refuse_or_round_trip():
+    base = _outlined(session_to_dict(session_from_capture(capture(PROGRAM))))
+    assert read_session_text(json.dumps(base)).capture.tensor("lin.weight").grad is not None
+    count = len(base["capture"]["records"])
+    references = [p for p, v in _paths(base["capture"]) if type(v) is int and p and p[0] != "records"
+                  and any(isinstance(k, str) and k in ("value", "grad", "variable", "outputs", "inputs", "tensor",
+                                                       "record", "results", "delivered", "before", "after")
+                          for k in p)]
+    assert len(references) > 20
+    outcomes = {"refused": 0, "round_trip": 0}
+    for path in references:
+        for value in (count, -1, True, "0", 1.0, [0], {"n": 0}):
+            doc = copy.deepcopy(base)
+            _set(doc["capture"], path, value)
+            _check(json.dumps(doc), outcomes)
+    doc = copy.deepcopy(base)
+    doc["capture"]["records"][0] = 0  # a record that is a number itself
+    _check(json.dumps(doc), outcomes)
+    # None of them names a record: past the end, negative, a bool, text, a float, a list, an object that is no record.
+    assert outcomes == {"refused": len(references) * 7 + 1, "round_trip": 0}, outcomes

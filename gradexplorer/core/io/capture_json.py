@@ -59,29 +59,32 @@ class TensorSink:
         (their ``note`` says so). Spent in document order, so graph nodes
         (written first) keep their values before the passes and tensor lists.
 
-    A record object seen twice (a gradient is often both a node's input
-    gradient and its child's output gradient) is stored once.
+    Every record is written once, into :attr:`records` (the document's
+    ``records`` list); where it appears it is its number in that list. A
+    record object seen twice (a gradient is often both a node's input
+    gradient and its child's output gradient, two fifths of a training
+    step's records) is written, and read back, once.
     """
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.tensors: dict[str, torch.Tensor] = {}
         self.summarised = 0
-        self._dicts: dict[int, dict] = {}
+        self.records: list[dict] = []
+        self._numbers: dict[int, int] = {}
         self._stats: dict[int, dict] = {}
         self._records: list = []
         self._awaiting_stats: list[tuple[dict, TensorRecord]] = []
 
-    def encode(self, record: TensorRecord) -> dict[str, Any]:
-        """JSON form of ``record``: its values a key into the table, or a summary once the budget is used.
+    def encode(self, record: TensorRecord) -> int:
+        """The number of ``record`` in :attr:`records`, where its JSON form is added the first time.
 
-        A record met again (a gradient is often both a node's input gradient
-        and its child's output gradient) gets the same dict: it is written
-        twice, encoded once.
+        The form: values a key into the table, or a summary once the budget
+        is used.
         """
-        out = self._dicts.get(id(record))
-        if out is not None:
-            return out
+        number = self._numbers.get(id(record))
+        if number is not None:
+            return number
         note = record.note
         out = {"shape": list(record.shape), "dtype": record.dtype, "device": record.device,
                "requires_grad": record.requires_grad}
@@ -102,9 +105,10 @@ class TensorSink:
                 out["stats"] = self._stats_dict(record.summary)
             else:
                 self._awaiting_stats.append((out, record))
-        self._dicts[id(record)] = out
+        number = self._numbers[id(record)] = len(self.records)
+        self.records.append(out)
         self._records.append(record)  # alive until the end: ids stay theirs
-        return out
+        return number
 
     def _stats_dict(self, stats: TensorStats) -> dict[str, Any]:
         out = self._stats.get(id(stats))
@@ -141,8 +145,8 @@ class TensorSink:
         return key
 
 
-def record_to_dict(record: TensorRecord, sink: TensorSink | None = None) -> dict[str, Any]:
-    """JSON form of one tensor record (values inline, or a key into ``sink``'s table)."""
+def record_to_dict(record: TensorRecord, sink: TensorSink | None = None) -> dict[str, Any] | int:
+    """JSON form of one tensor record, values inline; with ``sink``, its number in ``sink.records``."""
     if sink is not None:
         return sink.encode(record)
     values = None
@@ -279,4 +283,5 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None) -> dict[str, Any
     }
     if sink is not None:
         sink.fill_stats()
+        document["records"] = sink.records
     return document

@@ -1,10 +1,17 @@
 """The session document (``.gxsession``): save a capture, reopen it without running anything.
 
-A session file (format 2) is a zip container with these members:
+A session file (format 3) is a zip container with these members:
 
-``session.json``        the document below, deflated; tensor records carry
-                        ``"data": "t12"`` (a key into the table) instead of
-                        inline ``values``;
+``session.json``        the document below, deflated;
+``records.jsonl``       every tensor record once, one per line; where a
+                        record appears in the capture (a node's value, a
+                        gradient, a tensor's ``.grad``) it is its number in
+                        this list, so a record two places share (a node's
+                        input gradient is often its child's output gradient)
+                        is written, and read back, as one object. Records
+                        carry ``"data": "t12"`` (a key into the table) instead
+                        of inline ``values``; format 2 wrote each record where
+                        it appears (still read);
 ``nodes.jsonl`` ...     the capture's long lists (``nodes``, ``edges``,
                         ``tensors``, ``explanations``, ``modules``), one JSON
                         item per line, deflated; in the document those lists
@@ -115,12 +122,12 @@ __all__ = [
 
 FORMAT = "gradexplorer.session"
 #: 2: zip container with a safetensors value table; 1: plain JSON with inline values.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _DOCUMENT, _VALUES = "session.json", "values.safetensors"
 #: The capture's long lists, each stored as JSON lines in a member of its own
 #: (``capture.members`` maps each to its member name): neither writing nor
 #: reading then holds the GIL for one long C call of ``json``.
-_LINE_KEYS = ("nodes", "edges", "tensors", "explanations", "modules")
+_LINE_KEYS = ("records", "nodes", "edges", "tensors", "explanations", "modules")
 #: Files larger than this are refused before being read.
 MAX_FILE_BYTES = 512 * 1024 * 1024
 #: Numbers of tensor values one file keeps (about 50 MB of JSON).
@@ -321,7 +328,7 @@ def _deflated(name: str, compress: bool = True) -> zipfile.ZipInfo:
 
 
 def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES) -> bytes:
-    """The session as a format-2 container in memory (:func:`write_session_container` into a buffer)."""
+    """The session as a format-3 container in memory (:func:`write_session_container` into a buffer)."""
     buffer = io.BytesIO()
     with paused_collection():
         write_session_container(session, buffer, file_values=file_values)
@@ -330,7 +337,7 @@ def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES
 
 def write_session_container(session: Session, fh: BinaryIO, *, file_values: int = DEFAULT_FILE_VALUES,
                             compress: bool = True) -> None:
-    """Write the session as a format-2 container (the document, its long lists as JSON lines, the value table).
+    """Write the session as a format-3 container (the document, its long lists as JSON lines, the value table).
 
     Each item of the capture's long lists (:data:`_LINE_KEYS`: graph nodes,
     edges, tensors, explanations, modules one per module) is one JSON text on
@@ -542,12 +549,17 @@ def _stats_from_dict(s, path) -> TensorStats:
 
 
 def record_from_dict(d, path) -> TensorRecord | None:
-    """Rebuild a :class:`TensorRecord`, checking shape, dtype and values.
+    """Rebuild a :class:`TensorRecord`, checking shape, dtype and values; a number is one of ``capture.records``.
 
     ``path`` is where the record is (text, or ``(path, index)``: see :func:`_at`).
     """
     if d is None:
         return None
+    if type(d) is int:  # format 3: the record's number in the document's record list, read once
+        records = _RECORDS.get()
+        if records is None or not 0 <= d < len(records):
+            raise _R.fail(_at(path), "a tensor record, or the number of one in capture.records")
+        return records[d]
     if type(d) is not dict:
         raise _R.fail(_at(path), "an object")
     try:
@@ -594,6 +606,8 @@ def record_from_dict(d, path) -> TensorRecord | None:
     return TensorRecord(shape, dtype_name, device, requires_grad, stats, data, note)
 
 
+#: The document's record list being read (format 3), for record_from_dict.
+_RECORDS: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("gradexplorer_records", default=None)
 #: The value table of the container being read (format 2), for record_from_dict.
 _TABLE: contextvars.ContextVar[dict | None] = contextvars.ContextVar("gradexplorer_value_table", default=None)
 
@@ -785,6 +799,18 @@ def capture_from_dict(doc: dict, *, consume: bool = False) -> Capture:
     read (see :func:`_each`): for a caller that does not need them again.
     """
     doc = _R.obj(doc, "capture")
+    records = None
+    if "records" in doc:
+        records = tuple(record_from_dict(_R.obj(r, f"capture.records[{i}]"), f"capture.records[{i}]")
+                        for i, r in _each(_R.list_(doc["records"], "capture.records"), consume=consume))
+    token = _RECORDS.set(records)
+    try:
+        return _capture_from_dict(doc, consume)
+    finally:
+        _RECORDS.reset(token)
+
+
+def _capture_from_dict(doc: dict, consume: bool) -> Capture:
     graph = CaptureGraph()
     nodes = _R.list_(_R.key(doc, "nodes", "capture"), "capture.nodes")
     for i, node in _each(nodes, consume=consume):
@@ -924,9 +950,15 @@ def _from_format_1(doc: dict) -> dict:
     return {**doc, "schema_version": 2}
 
 
+def _from_format_2(doc: dict) -> dict:
+    """Migration: format 2 is format 3 with every record written where it appears (still accepted)."""
+    return {**doc, "schema_version": 3}
+
+
 MIGRATIONS = {
     (CAPTURE_FORMAT, CAPTURE_SCHEMA): _from_capture_document,
     (FORMAT, 1): _from_format_1,
+    (FORMAT, 2): _from_format_2,
 }
 
 
@@ -952,7 +984,7 @@ def _upgrade(doc: dict) -> dict:
 
 
 def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = MAX_FILE_BYTES) -> Session:
-    """Read a session from its bytes: a format-2 container, or format-1 / snapshot JSON text."""
+    """Read a session from its bytes: a format-2/3 container, or format-1 / capture document JSON text."""
     if data[:4] != b"PK\x03\x04":
         try:
             text = data.decode("utf-8")
@@ -1059,7 +1091,7 @@ def _json_int(text: str) -> int:
 def read_session_text(text: str, *, lists: dict[str, list] | None = None) -> Session:
     """Parse and validate session JSON text (never executes anything).
 
-    ``lists`` are the capture lists of a format-2 container read from their
+    ``lists`` are the capture lists of a format-2/3 container read from their
     own members (``{"nodes": [...], ...}``); the document names those members
     in ``capture.members``.
     """
