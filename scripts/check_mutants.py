@@ -175,6 +175,9 @@ MUTANTS = (
     Mutant("a negative record number reads the last record", "gradexplorer/core/io/session.py",
            "if records is None or not 0 <= d < len(records):", "if records is None or d >= len(records):",
            ("tests/core/test_session_sweep.py::test_record_numbers_of_format_3_refuse_or_round_trip",)),
+    Mutant("any dtype's values go to the value table", "gradexplorer/core/io/capture_json.py",
+           "storable = record.data is not None and record.dtype in VALUE_DTYPES", "storable = record.data is not None",
+           ("tests/core/test_session_dtypes.py",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -28,6 +28,25 @@ from ..records.tensors import TensorRecord, TensorStats, fill_stats
 
 __all__ = ["FORMAT", "SCHEMA_VERSION", "TensorSink", "capture_to_dict", "record_to_dict", "to_jsonable"]
 
+#: Dtypes whose values a document keeps, by name (``TensorRecord.dtype``). Their values can be rebuilt
+#: from JSON numbers and held by the value table (complex128 and complex32 as pairs of their real dtype:
+#: the table has no such types). Records of other dtypes (quantized, newer ones) keep their statistics
+#: and a note: a file that could not be read back, or a save that fails, would lose the whole capture.
+VALUE_DTYPES: dict[str, torch.dtype] = {
+    name: getattr(torch, name)
+    for name in ("float16", "bfloat16", "float32", "float64", "complex32", "complex64", "complex128", "bool",
+                 "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
+                 "float8_e4m3fn", "float8_e5m2")
+    if isinstance(getattr(torch, name, None), torch.dtype)
+}
+#: Dtypes the value table holds as real pairs (``torch.view_as_real``).
+PAIRED_DTYPES = frozenset({"complex32", "complex128"})
+
+
+def _values_not_kept(record: TensorRecord) -> str:
+    return f"values of dtype {record.dtype} are not kept in files (statistics only)"
+
+
 #: ``format`` field of a capture document.
 FORMAT = "gradexplorer.capture"
 #: Bumped on any incompatible change; readers refuse newer major versions.
@@ -88,7 +107,8 @@ class TensorSink:
         note = record.note
         out = {"shape": list(record.shape), "dtype": record.dtype, "device": record.device,
                "requires_grad": record.requires_grad}
-        key = None if record.data is None else self.add(record)
+        storable = record.data is not None and record.dtype in VALUE_DTYPES
+        key = self.add(record) if storable else None
         if key is not None:
             # The statistics follow from the values: computed again, lazily, when shown.
             out["data"] = key
@@ -96,7 +116,8 @@ class TensorSink:
                 out["note"] = note
         else:
             if record.data is not None:
-                extra = "values not saved: the file's value budget was used"
+                extra = ("values not saved: the file's value budget was used" if storable
+                         else _values_not_kept(record))
                 note = f"{note}; {extra}" if note else extra
             out["values"] = None
             out["stats"] = None
@@ -139,7 +160,10 @@ class TensorSink:
             self.budget -= count
             key = f"t{len(self.tensors)}"
             # Own contiguous memory: the table refuses tensors that share storage.
-            self.tensors[key] = data.detach().resolve_conj().resolve_neg().contiguous().clone()
+            data = data.detach().resolve_conj().resolve_neg()
+            if record.dtype in PAIRED_DTYPES:
+                data = torch.view_as_real(data)
+            self.tensors[key] = data.contiguous().clone()
         else:
             self.summarised += 1
         return key
@@ -151,6 +175,10 @@ def record_to_dict(record: TensorRecord, sink: TensorSink | None = None) -> dict
         return sink.encode(record)
     values = None
     data = record.data
+    note = record.note
+    if data is not None and record.dtype not in VALUE_DTYPES:
+        data = None
+        note = f"{note}; {_values_not_kept(record)}" if note else _values_not_kept(record)
     stats = record.stats
     if data is not None:
         if data.is_complex():
@@ -167,7 +195,7 @@ def record_to_dict(record: TensorRecord, sink: TensorSink | None = None) -> dict
         "requires_grad": record.requires_grad,
         "values": values,
         "stats": None if stats is None else stats_to_dict(stats),
-        "note": record.note,
+        "note": note,
     }
 
 

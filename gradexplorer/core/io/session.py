@@ -95,6 +95,7 @@ from ..graph.build import MAX_PATH_HOPS, CaptureGraph, GradFlow, HookCallRecord,
 from ..records.errors import ErrorReport, DocumentError
 from ..records.tensors import TensorRecord, TensorStats
 from .capture_json import FORMAT as CAPTURE_FORMAT
+from .capture_json import PAIRED_DTYPES, VALUE_DTYPES
 from .capture_json import SCHEMA_VERSION as CAPTURE_SCHEMA
 from .capture_json import TensorSink, capture_to_dict
 
@@ -135,11 +136,9 @@ DEFAULT_FILE_VALUES = 5_000_000
 #: Tensors with more dimensions than this are refused (torch allows 64, real ones have few).
 _MAX_DIMS = 16
 
-_DTYPES = {
-    name: getattr(torch, name)
-    for name in ("float16", "bfloat16", "float32", "float64", "complex64", "complex128", "bool",
-                 "uint8", "int8", "int16", "int32", "int64")
-}
+_DTYPES = VALUE_DTYPES
+#: The real dtype the value table holds a paired complex dtype as.
+_PAIR_OF = {"complex128": torch.float64, "complex32": torch.float16}
 
 
 @dataclass(frozen=True)
@@ -569,8 +568,8 @@ def record_from_dict(d, path) -> TensorRecord | None:
     if type(shape) is not list or not all(type(v) is int and v >= 0 for v in shape) or len(shape) > _MAX_DIMS:
         raise _R.fail(f"{_at(path)}.shape", f"a list of at most {_MAX_DIMS} non-negative integers")
     shape = tuple(shape)
-    if type(dtype_name) is not str or dtype_name not in _DTYPES:
-        raise _R.fail(f"{_at(path)}.dtype", f"one of {', '.join(_DTYPES)}")
+    if type(dtype_name) is not str or not 0 < len(dtype_name) <= 40:
+        raise _R.fail(f"{_at(path)}.dtype", "the name of a dtype")
     if type(device) is not str:
         raise _R.fail(f"{_at(path)}.device", "text")
     if type(requires_grad) is not bool:
@@ -584,11 +583,16 @@ def record_from_dict(d, path) -> TensorRecord | None:
     data = None
     values = d.get("values")
     key = d.get("data")
+    if (key is not None or values is not None) and dtype_name not in _DTYPES:  # a label only without values
+        raise _R.fail(f"{_at(path)}.dtype", f"one of {', '.join(_DTYPES)} (the record has values)")
     if key is not None:
         table = _TABLE.get()
         if not isinstance(key, str) or table is None or key not in table:
             raise _R.fail(f"{_at(path)}.data", "the key of a tensor in the file's value table")
         data = table[key]
+        if (dtype_name in PAIRED_DTYPES and data.dim() and data.shape[-1] == 2
+                and data.dtype == _PAIR_OF[dtype_name]):
+            data = torch.view_as_complex(data)  # the table holds complex128/complex32 as real pairs
         if tuple(data.shape) != shape or data.dtype != _DTYPES[dtype_name]:
             raise DocumentError(f"not a valid session: {_at(path)} declares {dtype_name} {list(shape)}, but its "
                                 f"values are {str(data.dtype).removeprefix('torch.')} {list(data.shape)}")

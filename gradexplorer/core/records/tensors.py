@@ -436,6 +436,16 @@ def summarize_tensor(
             return TensorRecord(shape, dtype, device, rg, None, None, f"{layout} tensor: values not readable ({exc})")
         note = f"{note}; {layout} tensor, shown dense" if note else f"{layout} tensor, shown dense"
         alias = True
+    if t.is_quantized:
+        # What a quantized tensor stands for is its dequantized values (its integers read back as
+        # nonsense, and .tolist() refuses them): those are kept, float32, and the dtype stays quint8.
+        try:
+            t = t.detach().dequantize()
+        except (RuntimeError, NotImplementedError) as exc:
+            return TensorRecord(shape, dtype, device, rg, None, None, f"quantized tensor: values not readable ({exc})")
+        shown = f"quantized tensor ({dtype}): values shown dequantized"
+        note = f"{note}; {shown}" if note else shown
+        alias = True
     numel = t.numel()
     on_cpu = dev.type == "cpu"
     if t.is_conj() or t.is_neg():

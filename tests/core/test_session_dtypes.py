@@ -1,0 +1,68 @@
+"""Tensors of every dtype a program may hold survive a save and a reopen (or say why their values do not).
+
+Before, a complex128 or quantized tensor made the save fail (autosave
+included), and a uint16/uint32/uint64 or float8 tensor made a file that
+could not be opened again: either way the whole capture was lost. Expected
+values come from plain PyTorch.
+"""
+
+import json
+
+import pytest
+import torch
+
+from gradexplorer import capture
+from gradexplorer.core.io.session import read_session_bytes, read_session_text, session_from_capture, \
+    session_to_bytes, session_to_dict
+
+KEPT = {
+    "complex128": "torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex128)",
+    "complex32": "torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex32)",
+    "uint16": "torch.tensor([1, 2, 60000], dtype=torch.uint16)",
+    "uint32": "torch.tensor([1, 4_000_000_000], dtype=torch.uint32)",
+    "uint64": "torch.tensor([2**63 + 5], dtype=torch.uint64)",
+    "float8_e4m3fn": "torch.tensor([0.5, 1.0, -2.0], dtype=torch.float8_e4m3fn)",
+    "float8_e5m2": "torch.tensor([0.5, 1.0, -2.0], dtype=torch.float8_e5m2)",
+}
+
+
+def _both_formats(cap):
+    session = session_from_capture(cap)
+    return (read_session_bytes(session_to_bytes(session)).capture,  # the app's container
+            read_session_text(json.dumps(session_to_dict(session), allow_nan=False)).capture)  # JSON values
+
+
+def _bits(t: torch.Tensor) -> torch.Tensor:
+    return t.contiguous().view(torch.uint8)
+
+
+@pytest.mark.parametrize("dtype", sorted(KEPT))
+def test_values_of_every_dtype_survive_both_formats(dtype):
+    expected = eval(KEPT[dtype])  # what PyTorch holds  # noqa: S307 - our own constant
+    cap = capture(f"q = {KEPT[dtype]}\n")
+    assert cap.ok, cap.error
+    for back in _both_formats(cap):
+        record = back.tensor("q").value
+        assert record.dtype == dtype and record.data is not None, record.note
+        assert record.data.dtype == expected.dtype and torch.equal(_bits(record.data), _bits(expected))
+
+
+def test_a_complex128_gradient_survives():
+    cap = capture("z = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex128, requires_grad=True)\n"
+                  "(z.abs() ** 2).sum().backward()\n")
+    z = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex128, requires_grad=True)
+    (z.abs() ** 2).sum().backward()
+    for back in _both_formats(cap):
+        assert torch.equal(back.tensor("z").grad.data, z.grad)
+
+
+def test_a_quantized_tensor_shows_its_dequantized_values_and_files_keep_its_statistics():
+    code = "q = torch.quantize_per_tensor(torch.tensor([0.1, 0.5, 1.2]), 0.1, 0, torch.quint8)\n"
+    plain = torch.quantize_per_tensor(torch.tensor([0.1, 0.5, 1.2]), 0.1, 0, torch.quint8).dequantize()
+    record = capture(code).tensor("q").value
+    assert record.dtype == "quint8" and torch.equal(record.data, plain)
+    assert "dequantized" in record.note and record.short()  # reading it never raises
+    for back in _both_formats(capture(code)):
+        saved = back.tensor("q").value
+        assert saved.data is None and "not kept in files" in saved.note
+        assert (saved.stats.min, saved.stats.max) == pytest.approx((plain.min().item(), plain.max().item()))
