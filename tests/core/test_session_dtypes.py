@@ -33,7 +33,7 @@ def _both_formats(cap):
 
 
 def _bits(t: torch.Tensor) -> torch.Tensor:
-    return t.contiguous().view(torch.uint8)
+    return t.reshape(-1).clone(memory_format=torch.contiguous_format).view(torch.uint8)
 
 
 @pytest.mark.parametrize("dtype", sorted(KEPT))
@@ -66,3 +66,25 @@ def test_a_quantized_tensor_shows_its_dequantized_values_and_files_keep_its_stat
         saved = back.tensor("q").value
         assert saved.data is None and "not kept in files" in saved.note
         assert (saved.stats.min, saved.stats.max) == pytest.approx((plain.min().item(), plain.max().item()))
+
+
+def test_the_value_table_written_in_pieces_is_what_safetensors_reads():
+    import io
+    import zipfile
+
+    import safetensors.torch
+
+    from gradexplorer.core.io.session import _TABLE_CODES, _write_value_table
+
+    tensors = {f"t{i}": torch.arange(6).reshape(2, 3).to(dtype) for i, dtype in enumerate(_TABLE_CODES)}
+    tensors.update({"scalar": torch.tensor(2.5), "empty": torch.zeros(0, 3), "expanded": torch.tensor(2.0).expand(1),
+                    "bools": torch.tensor([True, False, True]), "big": torch.randn(300_000)})  # over one write piece
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        _write_value_table(zf, zipfile.ZipInfo("values.safetensors"), tensors)
+    with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as zf:
+        back = safetensors.torch.load(zf.read("values.safetensors"))
+    assert back.keys() == tensors.keys()
+    for key, tensor in tensors.items():
+        assert back[key].dtype == tensor.dtype and back[key].shape == tensor.shape, key
+        assert torch.equal(_bits(back[key]), _bits(tensor.contiguous())), key
