@@ -178,6 +178,9 @@ MUTANTS = (
     Mutant("any dtype's values go to the value table", "gradexplorer/core/io/capture_json.py",
            "storable = record.data is not None and record.dtype in VALUE_DTYPES", "storable = record.data is not None",
            ("tests/core/test_session_dtypes.py",)),
+    Mutant("the value table writes an expanded scalar's strides as they are", "gradexplorer/core/io/session.py",
+           "if flat.numel() and flat.stride(0) != 1:", "if False:",
+           ("tests/core/test_session_dtypes.py::test_the_value_table_written_in_pieces_is_what_safetensors_reads",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the
