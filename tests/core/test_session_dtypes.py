@@ -85,6 +85,11 @@ def test_the_value_table_written_in_pieces_is_what_safetensors_reads():
     with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as zf:
         back = safetensors.torch.load(zf.read("values.safetensors"))
     assert back.keys() == tensors.keys()
+    with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as zf:
+        table = zf.read("values.safetensors")
+    header = json.loads(table[8:8 + int.from_bytes(table[:8], "little")])
+    for key, tensor in tensors.items():  # every tensor starts at a multiple of its element size
+        assert header[key]["data_offsets"][0] % tensor.element_size() == 0, key
     for key, tensor in tensors.items():
         assert back[key].dtype == tensor.dtype and back[key].shape == tensor.shape, key
         assert torch.equal(_bits(back[key]), _bits(tensor.contiguous())), key

@@ -400,7 +400,9 @@ def _write_value_table(zf: zipfile.ZipFile, info: zipfile.ZipInfo, tensors: dict
     header: dict[str, dict] = {}
     parts = []
     offset = 0
-    for key, tensor in tensors.items():
+    # Widest elements first, as the library orders them: each tensor then starts at a multiple of its
+    # element size (the header is padded to 8), so readers can use the bytes in place.
+    for key, tensor in sorted(tensors.items(), key=lambda item: -item[1].element_size()):
         flat = tensor.detach().contiguous().reshape(-1)
         if flat.numel() and flat.stride(0) != 1:  # one element with stride 0 (an expanded scalar) counts as contiguous
             flat = flat.clone(memory_format=torch.contiguous_format)
