@@ -14,6 +14,11 @@ Encoding rules
 * JSON has no NaN or Infinity: non-finite floats are written as the strings
   ``"nan"``, ``"inf"`` and ``"-inf"`` (everywhere: values, stats, heads).
 * Dict keys that are ints (pass indices) become strings.
+* With a :class:`TensorSink` (session files), every record is written once
+  into the document's ``records`` list and appears elsewhere as its number;
+  its values go to the sink's binary table.
+* Values are kept only for :data:`VALUE_DTYPES`; a record of another dtype
+  (quantized) keeps its statistics and a note.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ import torch
 
 from ..records.tensors import TensorRecord, TensorStats, fill_stats
 
-__all__ = ["FORMAT", "SCHEMA_VERSION", "TensorSink", "capture_to_dict", "record_to_dict", "to_jsonable"]
+__all__ = ["FORMAT", "PAIRED_DTYPES", "SCHEMA_VERSION", "VALUE_DTYPES", "TensorSink", "capture_to_dict",
+           "record_to_dict", "stats_to_dict", "to_jsonable"]
 
 #: Dtypes whose values a document keeps, by name (``TensorRecord.dtype``). Their values can be rebuilt
 #: from JSON numbers and held by the value table (complex128 and complex32 as pairs of their real dtype:
@@ -92,7 +98,7 @@ class TensorSink:
         self.records: list[dict] = []
         self._numbers: dict[int, int] = {}
         self._stats: dict[int, dict] = {}
-        self._records: list = []
+        self._kept_alive: list = []  # the objects whose ids key the two memos
         self._awaiting_stats: list[tuple[dict, TensorRecord]] = []
 
     def encode(self, record: TensorRecord) -> int:
@@ -128,14 +134,14 @@ class TensorSink:
                 self._awaiting_stats.append((out, record))
         number = self._numbers[id(record)] = len(self.records)
         self.records.append(out)
-        self._records.append(record)  # alive until the end: ids stay theirs
+        self._kept_alive.append(record)
         return number
 
     def _stats_dict(self, stats: TensorStats) -> dict[str, Any]:
         out = self._stats.get(id(stats))
         if out is None:
             out = self._stats[id(stats)] = stats_to_dict(stats)
-            self._records.append(stats)
+            self._kept_alive.append(stats)
         return out
 
     def fill_stats(self) -> None:
@@ -159,11 +165,9 @@ class TensorSink:
         if count <= self.budget:
             self.budget -= count
             key = f"t{len(self.tensors)}"
-            # Own contiguous memory: the table refuses tensors that share storage.
+            # No copy: records' values are frozen copies already, and the table is written from them.
             data = data.detach().resolve_conj().resolve_neg()
-            if record.dtype in PAIRED_DTYPES:
-                data = torch.view_as_real(data)
-            self.tensors[key] = data.contiguous().clone()
+            self.tensors[key] = torch.view_as_real(data) if record.dtype in PAIRED_DTYPES else data
         else:
             self.summarised += 1
         return key

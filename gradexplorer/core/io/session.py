@@ -394,8 +394,8 @@ def _write_value_table(zf: zipfile.ZipFile, info: zipfile.ZipInfo, tensors: dict
     the bytes in that order), and the reader is still ``safetensors``, which
     checks every range. A big-endian machine takes the library's way.
     """
-    if sys.byteorder != "little":
-        _write_pieces(zf, info, safetensors.torch.save(tensors))
+    if sys.byteorder != "little":  # the library byte-swaps; it refuses tensors that share memory
+        _write_pieces(zf, info, safetensors.torch.save({k: t.contiguous().clone() for k, t in tensors.items()}))
         return
     header: dict[str, dict] = {}
     parts = []

@@ -46,7 +46,7 @@ from ..capture.devices import resolve_device
 from ..capture.run import Capture, versions
 from ..graph.build import CaptureGraph
 from ..io.session import load_session
-from ..records.errors import ErrorReport, DocumentError
+from ..records.errors import DocumentError, ErrorReport
 
 __all__ = ["KILLED", "capture_isolated", "default_memory_limit", "discard_spare", "wait_for_spare"]
 

@@ -40,8 +40,8 @@ __all__ = [
     "TensorRecord",
     "TensorStats",
     "fill_stats",
-    "resolve_all",
     "format_number",
+    "resolve_all",
     "summarize_tensor",
 ]
 
@@ -108,7 +108,9 @@ class TensorRecord:
         so a capture does not pay for them). Read :attr:`stats`, not this.
     data : torch.Tensor or None
         The values as a detached CPU tensor when the tensor had at most
-        ``value_elements`` elements, else ``None``. Read-only.
+        ``value_elements`` elements, else ``None``. Read-only. For a
+        quantized tensor, its dequantized values (float32; ``dtype`` still
+        says ``quint8``, and ``note`` says so).
     note : str
         Why values are missing or partial, in words for the user.
     """
