@@ -89,7 +89,9 @@ def wait_for_spare(timeout: float = 60.0) -> bool:
     """Block until the waiting child has finished its imports (True), or ``timeout`` passes (False).
 
     For measurements: a spare importing torch takes a core for about two
-    seconds, which would slow whatever is timed meanwhile.
+    seconds, which would slow whatever is timed meanwhile. The lock is held
+    while waiting on purpose: a run taking the spare meanwhile would read
+    its output beside this reader, and one of them could take the other's line.
     """
     global _spare
     with _spare_lock:
