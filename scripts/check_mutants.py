@@ -181,6 +181,10 @@ MUTANTS = (
     Mutant("the value table writes an expanded scalar's strides as they are", "gradexplorer/core/io/session.py",
            "if flat.numel() and flat.stride(0) != 1:", "if False:",
            ("tests/core/test_session_dtypes.py::test_the_value_table_written_in_pieces_is_what_safetensors_reads",)),
+    Mutant("an unexpected save failure escapes into the event loop", "gradexplorer/ui/main_window.py",
+           "        except Exception as exc:  # noqa: BLE001 - any failure is a message; the work stays in the window",
+           "        except (OSError, ValueError) as exc:",
+           ("tests/ui/test_sessions.py::test_an_unexpected_failure_while_saving_is_a_message_and_the_work_stays",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

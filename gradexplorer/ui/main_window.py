@@ -411,9 +411,10 @@ class MainWindow(QMainWindow):
         self.status.setText(f"Saving {path.name}…")
         try:
             self.jobs.run_and_wait("save", lambda: save_session(session, path))
-        except (OSError, ValueError) as exc:
-            self.console.append_message(f"Cannot save {path.name}: {getattr(exc, 'strerror', None) or exc}",
-                                        error=True)
+        except Exception as exc:  # noqa: BLE001 - any failure is a message; the work stays in the window
+            why = getattr(exc, "strerror", None) or (str(exc) if isinstance(exc, (OSError, ValueError))
+                                                     else f"{type(exc).__name__}: {exc}")
+            self.console.append_message(f"Cannot save {path.name}: {why}", error=True)
             self.status.setText(f"Not saved: {path.name}")
             return False
         self.session_path = path
@@ -499,9 +500,10 @@ class MainWindow(QMainWindow):
                     return True
             elif kind == "svg":
                 self.graph_view.save_svg(path)
-        except OSError as exc:
-            self.console.append_message(f"Cannot export {path.name}: {getattr(exc, 'strerror', None) or exc}",
-                                        error=True)
+        except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays
+            why = getattr(exc, "strerror", None) or (str(exc) if isinstance(exc, OSError)
+                                                     else f"{type(exc).__name__}: {exc}")
+            self.console.append_message(f"Cannot export {path.name}: {why}", error=True)
             return False
         self.status.setText(f"Exported {path.name}")
         return True

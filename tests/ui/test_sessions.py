@@ -275,3 +275,54 @@ def test_opening_a_fifo_says_so_instead_of_hanging(qtbot, window, tmp_path):
         os.mkfifo(fifo)
         assert window.open_path(fifo) is False
         assert "named pipe" in window.console.toPlainText()
+
+
+def test_a_program_with_unusual_dtypes_saves_and_reopens_with_its_values(qtbot, window, settings, tmp_path):
+    """Before, a complex128 leaf made Save (and autosave) fail; a uint16 tensor made a file that did not open."""
+    import torch
+
+    window.editor.setPlainText(
+        "z = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex128, requires_grad=True)\n"
+        "(z.abs() ** 2).sum().backward()\n"
+        "u = torch.tensor([1, 60000], dtype=torch.uint16)\n"
+        "q = torch.quantize_per_tensor(torch.tensor([0.1, 0.5]), 0.1, 0, torch.quint8)\n")
+    result = run_and_wait(qtbot, window)
+    assert result.capture.ok
+    z = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex128, requires_grad=True)
+    (z.abs() ** 2).sum().backward()  # what PyTorch says z's gradient is
+    click_node(qtbot, window, "z")
+    shown = window.inspector.gradient_text()
+    target = tmp_path / "dtypes.gxsession"
+    window.ask_session_save_path = lambda: str(target)
+    window.save_action.trigger()
+    assert target.exists() and not window.isWindowModified()
+    window.close()
+
+    reopened = make_window(qtbot, settings, tmp_path / "data2")
+    assert reopened.open_path(target)
+    capture = reopened.result.capture
+    assert torch.equal(capture.tensor("z").grad.data, z.grad)
+    assert capture.tensor("u").value.data.tolist() == [1, 60000]
+    assert "dequantized" in capture.tensor("q").value.note
+    click_node(qtbot, reopened, "z")
+    assert reopened.inspector.gradient_text() == shown  # what the user read before saving
+    reopened.shutdown()
+
+
+def test_an_unexpected_failure_while_saving_is_a_message_and_the_work_stays(qtbot, window, tmp_path, monkeypatch):
+    import gradexplorer.ui.main_window as main_window
+
+    window.example_actions["03_next_functions"].trigger()
+    run_and_wait(qtbot, window)
+    code = window.editor.toPlainText()
+
+    def broken(session, path):
+        raise KeyError("torch.complex128")  # what the value table library raised for a complex128 tensor
+
+    monkeypatch.setattr(main_window, "save_session", broken)
+    target = tmp_path / "s.gxsession"
+    window.ask_session_save_path = lambda: str(target)
+    window.save_action.trigger()
+    assert not target.exists() and window.status.text() == "Not saved: s.gxsession"
+    assert "Cannot save s.gxsession: KeyError: 'torch.complex128'" in window.console.toPlainText()
+    assert window.editor.toPlainText() == code and window.result.capture.ok  # nothing lost
