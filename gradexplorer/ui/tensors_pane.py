@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 __all__ = ["ExplanationModel", "TensorsPane"]
 
-#: Colours of the reason code by :attr:`Explanation.severity` (core.explain.REASONS):
+#: Colours of the reason code by :attr:`Explanation.severity` (core.analysis.explain.REASONS):
 #: red where a gradient may be missing, grey where none is needed.
 _SEVERITY_COLOURS = {"problem": Qt.GlobalColor.darkRed, "note": Qt.GlobalColor.darkGray}
 
