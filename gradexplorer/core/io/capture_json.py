@@ -45,8 +45,8 @@ VALUE_DTYPES: dict[str, torch.dtype] = {
                  "float8_e4m3fn", "float8_e5m2")
     if isinstance(getattr(torch, name, None), torch.dtype)
 }
-#: Dtypes the value table holds as real pairs (``torch.view_as_real``).
-PAIRED_DTYPES = frozenset({"complex32", "complex128"})
+#: Dtypes the value table holds as real pairs (``torch.view_as_real``), and the real dtype of the pair.
+PAIRED_DTYPES: dict[str, torch.dtype] = {"complex32": torch.float16, "complex128": torch.float64}
 
 
 def _values_not_kept(record: TensorRecord) -> str:

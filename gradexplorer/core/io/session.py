@@ -26,9 +26,9 @@ A 10,000-node transformer capture takes several times less space this way
 than as nested JSON number lists, and is written and read in C instead of by
 ``json`` walking millions of floats (``benchmarks/bench_responsiveness.py``
 prints both). Format 1 files (plain UTF-8 JSON, values inline) and
-``capture --json`` snapshots still open. The document is::
+``capture --json`` documents still open. The document is::
 
-    {"format": "gradexplorer.session", "schema_version": 1,
+    {"format": "gradexplorer.session", "schema_version": 3,
      "app_version": "0.1.0", "versions": {...}, "saved_at": "2026-12-02T14:00:00Z",
      "code": "...", "device": "cpu", "filename": "<editor>",
      "view": {"selected_node": "n2", "zoom": 1.0},
@@ -124,7 +124,8 @@ __all__ = [
 ]
 
 FORMAT = "gradexplorer.session"
-#: 2: zip container with a safetensors value table; 1: plain JSON with inline values.
+#: 3: every tensor record once, by number; 2: zip container with a safetensors value table;
+#: 1: plain JSON with inline values.
 SCHEMA_VERSION = 3
 _DOCUMENT, _VALUES = "session.json", "values.safetensors"
 #: The capture's long lists, each stored as JSON lines in a member of its own
@@ -138,9 +139,6 @@ DEFAULT_FILE_VALUES = 5_000_000
 #: Tensors with more dimensions than this are refused (torch allows 64, real ones have few).
 _MAX_DIMS = 16
 
-_DTYPES = VALUE_DTYPES
-#: The real dtype the value table holds a paired complex dtype as.
-_PAIR_OF = {"complex128": torch.float64, "complex32": torch.float16}
 
 
 @dataclass(frozen=True)
@@ -634,17 +632,17 @@ def record_from_dict(d, path) -> TensorRecord | None:
     data = None
     values = d.get("values")
     key = d.get("data")
-    if (key is not None or values is not None) and dtype_name not in _DTYPES:  # a label only without values
-        raise _R.fail(f"{_at(path)}.dtype", f"one of {', '.join(_DTYPES)} (the record has values)")
+    if (key is not None or values is not None) and dtype_name not in VALUE_DTYPES:  # a label only without values
+        raise _R.fail(f"{_at(path)}.dtype", f"one of {', '.join(VALUE_DTYPES)} (the record has values)")
     if key is not None:
         table = _TABLE.get()
         if not isinstance(key, str) or table is None or key not in table:
             raise _R.fail(f"{_at(path)}.data", "the key of a tensor in the file's value table")
         data = table[key]
         if (dtype_name in PAIRED_DTYPES and data.dim() and data.shape[-1] == 2
-                and data.dtype == _PAIR_OF[dtype_name]):
+                and data.dtype == PAIRED_DTYPES[dtype_name]):
             data = torch.view_as_complex(data)  # the table holds complex128/complex32 as real pairs
-        if tuple(data.shape) != shape or data.dtype != _DTYPES[dtype_name]:
+        if tuple(data.shape) != shape or data.dtype != VALUE_DTYPES[dtype_name]:
             raise DocumentError(f"not a valid session: {_at(path)} declares {dtype_name} {list(shape)}, but its "
                                 f"values are {str(data.dtype).removeprefix('torch.')} {list(data.shape)}")
     elif values is not None:
@@ -653,7 +651,7 @@ def record_from_dict(d, path) -> TensorRecord | None:
         if numel > 10_000_000:
             raise _R.fail(f"{path}.values", "at most 10,000,000 numbers per tensor")
         flat = [_R.num(v, f"{path}.values") for v in _flatten(values, shape, path)]
-        dtype = _DTYPES[dtype_name]
+        dtype = VALUE_DTYPES[dtype_name]
         try:
             data = torch.tensor(flat, dtype=dtype).reshape(shape)
         except (TypeError, RuntimeError, OverflowError) as exc:
