@@ -4,15 +4,17 @@ Usage::
 
     python benchmarks/bench_isolated.py [--nodes 10000] [--repeat 3]
 
-Both sides go from the code to the first picture's data: the capture
-(thread mode: :func:`gradexplorer.capture` in this process; isolated:
-:func:`gradexplorer.core.isolated.engine.capture_isolated`, which starts a Python
-process that imports torch, runs the capture, writes it as a session file
-that this process reads back through the safe codec) and then
-:func:`gradexplorer.ui.worker.prepare_view` (overview and layout), as the
-app's worker does. The program is the transformer training step of
-``bench_capture.py``. Medians of ``--repeat`` alternating runs after a
-warm-up of each, with the spread.
+Both sides go from the code to the first picture's data, as the app's
+worker does: the capture (thread mode: :func:`gradexplorer.capture` in this
+process, ``freeze_result=True``; isolated:
+:func:`gradexplorer.core.isolated.engine.capture_isolated`, which hands the
+job to a Python process that has imported torch, runs the capture there and
+reads it back as a session file through the safe codec) and then
+:func:`gradexplorer.ui.worker.first_picture` (overview, layout, module
+rows, gradient flow), with the collector set up as the app sets it
+(:func:`gradexplorer.core.collector.freeze_after_pauses`). The program is the
+transformer training step of ``bench_capture.py``. Medians of ``--repeat``
+alternating runs after a warm-up of each, with the spread.
 
 Target (issue 13): isolated under 1.5x thread mode, first picture included.
 The script exits 1 when it is missed.
@@ -31,15 +33,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_capture import transformer_code  # noqa: E402
 from gradexplorer import capture  # noqa: E402
+from gradexplorer.core.collector import freeze_after_pauses  # noqa: E402
 from gradexplorer.core.isolated.engine import capture_isolated, wait_for_spare  # noqa: E402
 
 TARGET_RATIO = 1.5
 
 
 def first_picture(cap) -> None:
-    from gradexplorer.ui.worker import prepare_view  # plain functions; no window is made
+    from gradexplorer.ui.worker import first_picture as worker_step  # plain functions; no window is made
 
-    prepare_view(cap)
+    worker_step(cap)
 
 
 def timed(fn) -> tuple[float, object]:
@@ -58,7 +61,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     code = transformer_code(args.nodes)
-    thread = lambda: capture(code)  # noqa: E731
+    freeze_after_pauses()  # as gradexplorer.ui.app does
+    thread = lambda: capture(code, freeze_result=True)  # noqa: E731
     isolated = lambda: capture_isolated(code)  # noqa: E731
     timed(thread)
     timed(isolated)  # warm-up: the first child also fills the OS file cache

@@ -76,7 +76,8 @@ MUTANTS = (
            also=(("gradexplorer/core/records/tensors.py", "        t = t.resolve_conj().resolve_neg()\n        alias = True\n",
                   "        pass\n"),)),
     Mutant("session values read without the table", "gradexplorer/core/io/session.py",
-           "        return read_session_text(text, lists=lists)", "        return read_session_text(text)",
+           "        return read_session_text(text, lists=lists, records_out=records_out)",
+           "        return read_session_text(text, records_out=records_out)",
            ("tests/core/test_session.py::test_session_file_is_a_container_with_a_value_table",)),
     Mutant("the capture graph caches views that refer back to it", "gradexplorer/core/graph/build.py",
            "    edges = property(lambda self: nx.reportviews.OutEdgeView(self), doc=\"The edges (a fresh view).\")\n"
@@ -185,6 +186,22 @@ MUTANTS = (
            "        except Exception as exc:  # noqa: BLE001 - any failure is a message; the work stays in the window",
            "        except (OSError, ValueError) as exc:",
            ("tests/ui/test_sessions.py::test_an_unexpected_failure_while_saving_is_a_message_and_the_work_stays",)),
+    Mutant("late statistics may be given twice to one record", "gradexplorer/core/io/session.py",
+           " or record.known_norm is None or item[0] in seen:", " or record.known_norm is None:",
+           ("tests/core/test_isolated_late_stats.py::test_records_wait_for_late_statistics_and_get_them_from_valid_lines_only",)),
+    Mutant("a norm is accepted beside values", "gradexplorer/core/io/session.py",
+           " or data is not None or stats is not None:", ":",
+           ("tests/core/test_isolated_late_stats.py::test_a_norm_is_only_accepted_on_a_record_without_values_or_statistics",)),
+    Mutant("the first picture's gradient statistics wait for the late ones", "gradexplorer/core/isolated/child.py",
+           "    gradient_flow(cap.graph, len(cap.passes))", "    pass",
+           ("tests/core/test_isolated_late_stats.py::test_statistics_that_arrive_after_the_capture_equal_plain_pytorchs",)),
+    Mutant("the inspector waits for statistics on their way", "gradexplorer/ui/inspector.py",
+           "    if record.stats_pending:  # never wait", "    if False:  # never wait",
+           ("tests/ui/test_late_stats_inspector.py",)),
+    Mutant("lines written by orjson sort their keys", "gradexplorer/core/io/capture_json.py",
+           "default=sink.default, option=orjson.OPT_NON_STR_KEYS)",
+           "default=sink.default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS)",
+           ("tests/core/test_capture_json_lines.py",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

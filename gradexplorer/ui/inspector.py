@@ -9,7 +9,7 @@ summary (never a 10**7-element text dump).
 from __future__ import annotations
 
 import torch
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,6 +46,13 @@ def describe_record(record: TensorRecord | None) -> str:
     if record.item() is not None:
         parts.append(format_number(record.item()))
     parts.append(f"{dims} {record.dtype} on {record.device}")
+    if record.stats_pending:  # never wait on the GUI thread: the inspector looks again when they are here
+        parts.append(f"‖x‖ {format_number(record.known_norm)}; min, max, mean and std are on their way from "
+                     "the isolated process…" if record.known_norm is not None else
+                     "statistics on their way from the isolated process…")
+        if record.note:
+            parts.append(record.note)
+        return "\n".join(parts)
     stats = record.stats
     if stats is not None and stats.min is not None and record.numel > 1:
         parts.append(f"min {format_number(stats.min)}  max {format_number(stats.max)}  "
@@ -175,11 +182,24 @@ class TensorView(QWidget):
         layout.addWidget(self.histogram)
         layout.addWidget(self.table)
         self.record: TensorRecord | None = None
+        # Statistics still on their way from the isolated process: look again a moment later (never wait).
+        self._pending = QTimer(self)
+        self._pending.setSingleShot(True)
+        self._pending.setInterval(150)
+        self._pending.timeout.connect(self._look_again)
         self.set_record(None)
+
+    def _look_again(self) -> None:
+        if self.record is not None and self.record.stats_pending:
+            self._pending.start()
+        else:
+            self.summary.setText(describe_record(self.record))
 
     def set_record(self, record: TensorRecord | None) -> None:
         self.record = record
         self.summary.setText(describe_record(record))
+        if record is not None and record.stats_pending:
+            self._pending.start()
         self.model.set_record(record)
         self.histogram.set_record(record)
         shown = record is not None and record.data is not None and record.numel > 1

@@ -55,7 +55,7 @@ from ..core.graph.schema import short_op
 from ..core.isolated.engine import capture_isolated
 from ..core.records.errors import CaptureStopped, GradexplorerError
 
-__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "flow_of", "label_width",
+__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "first_picture", "flow_of", "label_width",
            "layout_capture", "layout_display", "node_label", "prepare_view"]
 
 
@@ -151,6 +151,27 @@ def prepare_view(cap: Capture, collapsed: frozenset[str] | None = None, *,
         return display, layout_display(cap.graph, display, should_stop=should_stop)
 
 
+def first_picture(result: Capture, *, should_stop=None) -> tuple:
+    """What the window needs to show a fresh capture: ``(display, layout, note, audit rows, gradient flow)``.
+
+    The worker's step after the run, in a plain function so that
+    ``benchmarks/bench_isolated.py`` measures exactly it. Ends by leaving
+    the capture out of later cyclic collections (it lives until the next run
+    replaces it: ``core.collector`` explains).
+    """
+    with paused_collection():
+        try:
+            display, layout = prepare_view(result, should_stop=should_stop)
+            note = ""
+        except LayoutCancelled:
+            display, layout = None, None
+            note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
+        rows = tuple(audit_rows(result.modules))
+        flow = flow_of(result)
+        freeze_survivors()
+    return display, layout, note, rows, flow
+
+
 def layout_capture(cap: Capture) -> Layout:
     """Lay out every node of a capture's graph (nothing collapsed)."""
     return prepare_view(cap, frozenset())[1]
@@ -197,16 +218,7 @@ class CaptureWorker(QObject):
             else:
                 result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
                                  on_output=self._on_output, exec_guard=self._armed_for_stop, freeze_result=True)
-            with paused_collection():
-                try:
-                    display, layout = prepare_view(result, should_stop=self._cancel.is_set)
-                    note = ""
-                except LayoutCancelled:
-                    display, layout = None, None
-                    note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
-                rows = tuple(audit_rows(result.modules))
-                flow = flow_of(result)
-                freeze_survivors()
+            display, layout, note, rows, flow = first_picture(result, should_stop=self._cancel.is_set)
             self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows,
                                              flow))
         except GradexplorerError as exc:  # e.g. the device does not exist

@@ -27,12 +27,13 @@ import dataclasses
 import math
 from typing import Any
 
+import orjson
 import torch
 
-from ..records.tensors import TensorRecord, TensorStats, fill_stats
+from ..records.tensors import TensorRecord, TensorStats, fill_stats, finite_norm
 
 __all__ = ["FORMAT", "PAIRED_DTYPES", "SCHEMA_VERSION", "VALUE_DTYPES", "TensorSink", "capture_to_dict",
-           "record_to_dict", "stats_to_dict", "to_jsonable"]
+           "encode_line", "record_to_dict", "stats_to_dict", "to_jsonable"]
 
 #: Dtypes whose values a document keeps, by name (``TensorRecord.dtype``). Their values can be rebuilt
 #: from JSON numbers and held by the value table (complex128 and complex32 as pairs of their real dtype:
@@ -84,6 +85,10 @@ class TensorSink:
         (their ``note`` says so). Spent in document order, so graph nodes
         (written first) keep their values before the passes and tensor lists.
 
+    Values are stored once per distinct view (same address, shape, strides
+    and dtype): a node's output and the next node's saved input are often the
+    same memory in records made at different moments.
+
     Every record is written once, into :attr:`records` (the document's
     ``records`` list); where it appears it is its number in that list. A
     record object seen twice (a gradient is often both a node's input
@@ -91,8 +96,14 @@ class TensorSink:
     step's records) is written, and read back, once.
     """
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, *, defer_stats: bool = False) -> None:
         self.budget = budget
+        #: Leave the statistics of records saved without values out of :attr:`records` (``null``, with
+        #: their ``norm``), to be sent after the document by :meth:`late_stats_lines` (the isolated
+        #: engine's hand-over).
+        self.defer_stats = defer_stats
+        self._keys: dict[tuple, str] = {}  # view -> table key
+        self._norms: dict[tuple, float | None] = {}  # view -> finite_norm
         self.tensors: dict[str, torch.Tensor] = {}
         self.summarised = 0
         self.records: list[dict] = []
@@ -114,7 +125,9 @@ class TensorSink:
         out = {"shape": list(record.shape), "dtype": record.dtype, "device": record.device,
                "requires_grad": record.requires_grad}
         storable = record.data is not None and record.dtype in VALUE_DTYPES
-        key = self.add(record) if storable else None
+        key = self.add(record.data, record.dtype) if storable else None
+        if storable and key is None:
+            self.summarised += 1
         if key is not None:
             # The statistics follow from the values: computed again, lazily, when shown.
             out["data"] = key
@@ -128,14 +141,40 @@ class TensorSink:
             out["values"] = None
             out["stats"] = None
             out["note"] = note
+            if self.defer_stats and record.summary is None:
+                # Sent later, but the norm now (the overview needs it), unless the values hold NaN/Inf or are
+                # not float32/64 (then the statistics are computed here, as they are without a source).
+                norm = self._norm(record)
+                if norm is not None:
+                    out["norm"] = norm
+                else:
+                    record.stats  # noqa: B018 - fills the cache (None where values cannot be read)
             if record.summary is not None:
                 out["stats"] = self._stats_dict(record.summary)
-            else:
+            elif "norm" in out or not self.defer_stats:
                 self._awaiting_stats.append((out, record))
         number = self._numbers[id(record)] = len(self.records)
         self.records.append(out)
         self._kept_alive.append(record)
         return number
+
+    def _norm(self, record: TensorRecord) -> float | None:
+        """:func:`~gradexplorer.core.records.tensors.finite_norm` of the record's values, once per distinct view."""
+        source = record.stats_source()
+        if source is None:
+            return None
+        view = (source.data_ptr(), tuple(source.shape), source.stride(), source.dtype, source.device)
+        if view in self._norms:
+            return self._norms[view]
+        self._kept_alive.append(source)  # its address keys the memo
+        norm = self._norms[view] = finite_norm(source)
+        return norm
+
+    def default(self, obj: Any) -> Any:
+        """orjson's hook for what it cannot write itself (:func:`encode_line`): a record is its number."""
+        if type(obj) is TensorRecord:
+            return self.encode(obj)
+        return to_jsonable(obj, self)
 
     def _stats_dict(self, stats: TensorStats) -> dict[str, Any]:
         out = self._stats.get(id(stats))
@@ -157,19 +196,37 @@ class TensorSink:
             out["stats"] = None if stats is None else self._stats_dict(stats)
         self._awaiting_stats = []
 
-    def add(self, record: TensorRecord) -> str | None:
-        """The table key of ``record``'s values, or None when the budget is used up."""
-        data = record.data
+    def late_stats_lines(self):
+        """Compute the put-off statistics and yield them as JSON lines ``[record number, statistics]``.
+
+        With ``defer_stats`` the document goes first with these statistics
+        ``null``: the isolated engine's child then computes them (about 0.45 s
+        of numpy on a 10,000-node training step) while the app reads the
+        document, and the app adds them to the records it read
+        (:func:`~gradexplorer.core.io.session.add_late_stats`). Records whose
+        values cannot be read are not listed (they keep no statistics).
+        """
+        awaiting, self._awaiting_stats = self._awaiting_stats, []
+        fill_stats([record for _, record in awaiting])
+        for _, record in awaiting:
+            stats = record.stats
+            if stats is not None:
+                yield orjson.dumps([self._numbers[id(record)], self._stats_dict(stats)])
+
+    def add(self, data: torch.Tensor, dtype_name: str) -> str | None:
+        """The table key of these values (a record's of dtype ``dtype_name``), or None when the budget is used up."""
+        view = (data.data_ptr(), tuple(data.shape), data.stride(), data.dtype)
+        key = self._keys.get(view)
+        if key is not None:
+            return key
         count = data.numel()
-        key = None
         if count <= self.budget:
             self.budget -= count
-            key = f"t{len(self.tensors)}"
+            key = self._keys[view] = f"t{len(self.tensors)}"
+            self._kept_alive.append(data)  # its address keys the memo
             # No copy: records' values are frozen copies already, and the table is written from them.
             data = data.detach().resolve_conj().resolve_neg()
-            self.tensors[key] = torch.view_as_real(data) if record.dtype in PAIRED_DTYPES else data
-        else:
-            self.summarised += 1
+            self.tensors[key] = torch.view_as_real(data) if dtype_name in PAIRED_DTYPES else data
         return key
 
 
@@ -268,21 +325,43 @@ def to_jsonable(obj: Any, sink: TensorSink | None = None) -> Any:
     return repr(obj)
 
 
+def encode_line(item: Any, sink: TensorSink) -> bytes:
+    """One item of a capture's long lists as a JSON line, records as their numbers in ``sink``.
+
+    The same text as ``orjson.dumps(to_jsonable(item, sink))``, written by
+    orjson from the objects themselves (dataclasses, tuples, int-keyed dicts)
+    with only the tensor records handed back to Python: a quarter of the time
+    to write a 10,000-node capture's nodes. That equality holds because orjson
+    writes a dataclass as its fields, in order, as :func:`to_jsonable` does, and
+    because no field of the records these lists hold is a float outside a
+    :class:`~gradexplorer.core.records.tensors.TensorRecord` (orjson would
+    write a NaN as ``null`` where :func:`to_jsonable` spells it ``"nan"``);
+    ``tests/core/test_capture_json_lines.py`` checks both.
+    """
+    try:
+        return orjson.dumps(item, default=sink.default, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError as exc:  # e.g. an integer beyond 64 bits, which the readers refuse too
+        raise ValueError(f"cannot be saved as JSON: {exc}") from None
+
+
 def capture_to_dict(capture, *, sink: TensorSink | None = None) -> dict[str, Any]:
     """The whole capture as a JSON-ready dict (see docs/capture-json.md).
 
     With ``sink``, tensor values go to its binary table (records carry a
-    ``data`` key instead of ``values``); the graph nodes come first.
+    ``data`` key instead of ``values``), the graph nodes come first, and the
+    items of ``nodes``, ``tensors`` and ``explanations`` are already JSON lines
+    (``bytes``, :func:`encode_line`) for the session container.
     """
     graph = capture.graph
     nodes = []
     for node_id, attrs in graph.nodes(data=True):
-        item = {"id": node_id}
-        item.update((key, to_jsonable(value, sink)) for key, value in attrs.items())
         if sink is not None:
             # The path text follows from ``path_via``; the reader rebuilds it
             # (deep graphs would spend most of the document on it).
-            item["path"] = None
+            nodes.append(encode_line({"id": node_id, **attrs, "path": None}, sink))
+            continue
+        item = {"id": node_id}
+        item.update((key, to_jsonable(value, sink)) for key, value in attrs.items())
         nodes.append(item)
     edges = [
         {"source": u, "target": v, "slot": d["slot"], "input_nr": d["input_nr"], "slots": list(d["slots"])}
@@ -309,11 +388,14 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None) -> dict[str, Any
         "edges": edges,
         "value_elements": capture.value_elements,
         "passes": to_jsonable(capture.passes, sink),
-        "tensors": to_jsonable(capture.tensors, sink),
-        "explanations": to_jsonable(capture.explanations),
+        "tensors": (to_jsonable(capture.tensors) if sink is None
+                    else [encode_line(info, sink) for info in capture.tensors]),
+        "explanations": (to_jsonable(capture.explanations) if sink is None
+                         else [encode_line(explanation, sink) for explanation in capture.explanations]),
         "modules": to_jsonable(capture.modules, sink),
     }
     if sink is not None:
-        sink.fill_stats()
+        if not sink.defer_stats:
+            sink.fill_stats()
         document["records"] = sink.records
     return document

@@ -11,7 +11,10 @@ A session file (format 3) is a zip container with these members:
                         is written, and read back, as one object. Records
                         carry ``"data": "t12"`` (a key into the table) instead
                         of inline ``values``; format 2 wrote each record where
-                        it appears (still read);
+                        it appears (still read). The isolated engine's
+                        hand-over may give a record without values a
+                        ``"norm"`` instead of statistics, which follow the
+                        file (:func:`add_late_stats`);
 ``nodes.jsonl`` ...     the capture's long lists (``nodes``, ``edges``,
                         ``tensors``, ``explanations``, ``modules``), one JSON
                         item per line, deflated; in the document those lists
@@ -109,6 +112,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Session",
     "ViewState",
+    "add_late_stats",
     "capture_from_dict",
     "load_session",
     "not_a_regular_file",
@@ -294,7 +298,8 @@ def _write_lines(zf: zipfile.ZipFile, info: zipfile.ZipInfo, items: list) -> Non
     """Write one JSON text per line into a new member, a piece at a time, emptying ``items`` as it goes.
 
     The items come from :func:`~gradexplorer.core.io.capture_json.capture_to_dict`
-    (numbers spelled by ``to_jsonable``: see :func:`_dumps_line`).
+    (numbers spelled by ``to_jsonable``: see :func:`_dumps_line`), or are
+    lines already (``bytes``: :func:`~gradexplorer.core.io.capture_json.encode_line`).
 
     Never one big buffer: joining the 140 MB of a 50,000-node graph's lines
     took 0.45 s in one C call that holds the GIL, a frozen window while a
@@ -304,7 +309,7 @@ def _write_lines(zf: zipfile.ZipFile, info: zipfile.ZipInfo, items: list) -> Non
         chunk: list[bytes] = []
         size = 0
         for _, item in _each(items, consume=True):
-            line = _dumps_line(item, spelled=True)
+            line = item if type(item) is bytes else _dumps_line(item, spelled=True)
             chunk.append(line)
             size += len(line) + 1
             if size >= _CHUNK_BYTES:
@@ -335,7 +340,7 @@ def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES
 
 
 def write_session_container(session: Session, fh: BinaryIO, *, file_values: int = DEFAULT_FILE_VALUES,
-                            compress: bool = True) -> None:
+                            compress: bool = True, defer_stats: bool = False) -> TensorSink:
     """Write the session as a format-3 container (the document, its long lists as JSON lines, the value table).
 
     Each item of the capture's long lists (:data:`_LINE_KEYS`: graph nodes,
@@ -351,8 +356,17 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
     ``fh`` is a seekable binary file opened for writing. ``compress=False``
     stores the members as they are (the isolated engine's hand-over, read
     once and deleted: deflating and inflating it was a tenth of its cost).
+    ``defer_stats=True`` leaves the statistics of records saved without values
+    out, for the returned sink's
+    :meth:`~gradexplorer.core.io.capture_json.TensorSink.late_stats_lines`
+    (the hand-over again: see :func:`add_late_stats`).
+
+    Returns
+    -------
+    TensorSink
+        What encoded the records.
     """
-    sink = TensorSink(file_values)
+    sink = TensorSink(file_values, defer_stats=defer_stats)
     doc = session_to_dict(session, file_values=file_values, sink=sink)
     captured = doc["capture"]
     lists = {key: captured[key] for key in _LINE_KEYS if key in captured}
@@ -368,6 +382,7 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
         values = zipfile.ZipInfo(_VALUES, date_time=(1980, 1, 1, 0, 0, 0))  # stored: read without inflating
         values.compress_type = zipfile.ZIP_STORED
         _write_value_table(zf, values, sink.tensors)
+    return sink
 
 
 #: safetensors' name of each dtype the value table holds (``capture_json.VALUE_DTYPES``, complex pairs aside).
@@ -656,7 +671,12 @@ def record_from_dict(d, path) -> TensorRecord | None:
             data = torch.tensor(flat, dtype=dtype).reshape(shape)
         except (TypeError, RuntimeError, OverflowError) as exc:
             raise DocumentError(f"not a valid session: {path}.values cannot be {dtype_name} ({exc})") from None
-    return TensorRecord(shape, dtype_name, device, requires_grad, stats, data, note)
+    norm = d.get("norm")
+    if norm is not None:  # the isolated hand-over: statistics follow the document (see add_late_stats)
+        if type(norm) not in (int, float) or not 0 <= norm < math.inf or data is not None or stats is not None:
+            raise _R.fail(f"{_at(path)}.norm", "a finite norm >= 0, only in a record without values or statistics")
+        norm = float(norm)
+    return TensorRecord(shape, dtype_name, device, requires_grad, stats, data, note, None, norm)
 
 
 #: The document's record list being read (format 3), for record_from_dict.
@@ -845,17 +865,21 @@ def _each(items: list, *, consume: bool):
         yield i, item
 
 
-def capture_from_dict(doc: dict, *, consume: bool = False) -> Capture:
+def capture_from_dict(doc: dict, *, consume: bool = False, records_out: list | None = None) -> Capture:
     """Rebuild a :class:`Capture` from its JSON form (see docs/capture-json.md).
 
     With ``consume`` the document's long lists are emptied while they are
     read (see :func:`_each`): for a caller that does not need them again.
+    ``records_out`` receives the document's tensor records in their order
+    (format 3), for :func:`add_late_stats`.
     """
     doc = _R.obj(doc, "capture")
     records = None
     if "records" in doc:
         records = tuple(record_from_dict(_R.obj(r, f"capture.records[{i}]"), f"capture.records[{i}]")
                         for i, r in _each(_R.list_(doc["records"], "capture.records"), consume=consume))
+        if records_out is not None:
+            records_out.extend(records)
     token = _RECORDS.set(records)
     try:
         return _capture_from_dict(doc, consume)
@@ -1036,7 +1060,8 @@ def _upgrade(doc: dict) -> dict:
         seen += 1
 
 
-def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = MAX_FILE_BYTES) -> Session:
+def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = MAX_FILE_BYTES,
+                       records_out: list | None = None) -> Session:
     """Read a session from its bytes: a format-2/3 container, or format-1 / capture document JSON text."""
     if data[:4] != b"PK\x03\x04":
         try:
@@ -1070,7 +1095,7 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
         lists["modules"] = _nested_modules(lists["modules"], _line_member("modules"))
     token = _TABLE.set(table)
     try:
-        return read_session_text(text, lists=lists)
+        return read_session_text(text, lists=lists, records_out=records_out)
     finally:
         _TABLE.reset(token)
 
@@ -1141,7 +1166,7 @@ def _json_int(text: str) -> int:
     return value
 
 
-def read_session_text(text: str, *, lists: dict[str, list] | None = None) -> Session:
+def read_session_text(text: str, *, lists: dict[str, list] | None = None, records_out: list | None = None) -> Session:
     """Parse and validate session JSON text (never executes anything).
 
     ``lists`` are the capture lists of a format-2/3 container read from their
@@ -1164,7 +1189,8 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None) -> Ses
         if lists is not None:
             _join_lists(_R.obj(_R.key(doc, "capture", ""), "capture"), lists)
         view = _R.obj(doc.get("view", {}), "view")
-        capture = capture_from_dict(_R.key(doc, "capture", ""), consume=True)  # doc is ours
+        capture = capture_from_dict(_R.key(doc, "capture", ""), consume=True,  # doc is ours
+                                    records_out=records_out)
         zoom = _R.num(view.get("zoom"), "view.zoom", optional=True)
         return Session(
             code=_R.str_(_R.key(doc, "code", ""), "code"),
@@ -1207,8 +1233,12 @@ def not_a_regular_file(info: os.stat_result) -> str:
     return "not a regular file"
 
 
-def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES) -> Session:
+def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES,
+                 records_out: list | None = None) -> Session:
     """Open a session file without running its code.
+
+    ``records_out`` receives the file's tensor records in their order (see
+    :func:`add_late_stats`).
 
     Raises
     ------
@@ -1233,7 +1263,38 @@ def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES) ->
     except OSError as exc:
         raise DocumentError(f"cannot read {path.name}: {exc.strerror or exc}") from None
     with paused_collection():  # as in save_session
-        return read_session_bytes(data, name=path.name, max_bytes=max_bytes)
+        return read_session_bytes(data, name=path.name, max_bytes=max_bytes, records_out=records_out)
+
+
+def add_late_stats(records: list, lines: bytes, *, name: str = "the statistics") -> int:
+    """Give records read without statistics the ones sent after the document; returns how many.
+
+    ``lines`` are ``[record number, statistics]`` JSON lines
+    (:meth:`~gradexplorer.core.io.capture_json.TensorSink.late_stats_lines`),
+    ``records`` the document's records (``records_out`` of :func:`load_session`).
+    Checked like the document: a number names a record saved without values
+    or statistics, the statistics are well-formed; anything else raises
+    :class:`~gradexplorer.core.records.errors.DocumentError` and changes nothing.
+    """
+    updates, seen = [], set()
+    for number, line in enumerate(lines.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise DocumentError(f"{name}: line {number} is not valid JSON ({exc})") from None
+        if type(item) is not list or len(item) != 2 or type(item[0]) is not int or not 0 <= item[0] < len(records):
+            raise DocumentError(f"{name}: line {number} is not [the number of a record, its statistics]")
+        record = records[item[0]]
+        if record.summary is not None or record.data is not None or record.known_norm is None or item[0] in seen:
+            raise DocumentError(f"{name}: line {number} gives statistics to record {item[0]}, which does not "
+                                f"wait for them")
+        seen.add(item[0])
+        updates.append((record, _stats_from_dict(item[1], f"{name} line {number}")))
+    for record, stats in updates:
+        record.summary = stats
+    return len(updates)
 
 
 def session_from_capture(capture: Capture, *, view: ViewState = ViewState()) -> Session:

@@ -10,11 +10,16 @@ standard output, one JSON object per line:
 * ``{"ready": true}``: the imports are done, the child waits for its job;
 * ``{"out": "stdout" | "stderr", "text": ...}``: the program printed;
 * ``{"exit_line": k, "code": n}``: the program called ``os._exit(n)`` at line k;
-* ``{"done": true, "write": s}``: the capture is in the session file (written in ``s`` seconds).
+* ``{"written": true, "write": s}``: the capture is in the session file (written in ``s`` seconds),
+  without the statistics of records saved without values; the child then
+  waits for the parent's next line (``--wait`` mode) before computing them;
+* ``{"done": true, "stats": s}``: those statistics are in the statistics file (``s`` seconds).
 
 The capture travels as a session file, through the same safe codec as a
 file the user opens (no pickle): the parent never unpickles anything the
-child wrote. A crash in native code leaves a Python traceback in the fault
+child wrote. The statistics come second (numpy over every large tensor, a
+third of the hand-over): the parent shows the picture while the child
+computes them, as a thread run computes them when they are first shown. A crash in native code leaves a Python traceback in the fault
 file (``faulthandler``), from which the parent reads the line.
 """
 
@@ -50,6 +55,7 @@ def _limit_memory(limit: int | None) -> None:
 
 def main(argv: list[str]) -> int:
     from ..capture.run import capture
+    from ..analysis.gradient_flow import gradient_flow
     from ..collector import paused_collection
     from ..io.session import Session, write_session_container
 
@@ -59,6 +65,15 @@ def main(argv: list[str]) -> int:
     job_path = argv[1] if len(argv) > 1 and argv[1] != "--wait" else sys.stdin.readline().strip()
     if not job_path:  # the parent went away before giving a job (a spare that was not needed)
         return 0
+    go = None
+    if argv[1:2] == ["--wait"]:
+        # The parent's next line says when to compute the statistics (after it has read the capture).
+        # The program gets an empty standard input, as before: input() must not wait for the parent.
+        go = os.fdopen(os.dup(0), "rb", buffering=0)
+        empty = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(empty, 0)
+        os.close(empty)
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - the program's stdin until the end
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     lock = threading.Lock()
@@ -92,12 +107,23 @@ def main(argv: list[str]) -> int:
     cap = capture(job["code"], device=job["device"], filename=filename,
                   on_output=lambda stream, text: emit({"out": stream, "text": text}))
     session = Session(code=job["code"], device=cap.device, capture=cap, filename=filename)
+    # The statistics the app's first picture reads go with the file (the others follow it): those of the
+    # parameters' gradients, for the gradient-flow pane (the overview needs norms only, which always go).
+    gradient_flow(cap.graph, len(cap.passes))
     # A plain write: the file is read once by the parent and deleted; nothing to make atomic or durable.
     # No cyclic GC meanwhile: encoding makes many small objects next to the whole capture (as save_session).
-    written = time.perf_counter()
-    with paused_collection(), open(job["result_path"], "wb") as fh:
-        write_session_container(session, fh, compress=False)
-    emit({"done": True, "write": time.perf_counter() - written})
+    started = time.perf_counter()
+    with paused_collection():
+        with open(job["result_path"], "wb") as fh:
+            sink = write_session_container(session, fh, compress=False, defer_stats=True)
+        emit({"written": True, "write": time.perf_counter() - started})
+        if go is not None:
+            go.readline()  # the parent has read the capture (or went away: its end of the pipe closed)
+        started = time.perf_counter()
+        with open(job["stats_path"], "wb") as fh:
+            for line in sink.late_stats_lines():
+                fh.write(line + b"\n")
+    emit({"done": True, "stats": time.perf_counter() - started})
     channel.close()
     # Threads the program left running must not keep this process alive: the capture is written.
     real_exit(0)

@@ -21,8 +21,14 @@ What it costs: the capture is written and read as a session file, and a
 process has to import torch (about two seconds). The second part is done
 ahead: after each isolated run a *spare* child is started that imports
 everything and waits for the next job (:func:`discard_spare` ends it; it
-also ends with the app). ``benchmarks/bench_isolated.py`` prints the cost
-beside thread mode.
+also ends with the app). Of the first part, the statistics of the records
+saved without values (numpy over every large tensor: as long as writing the
+rest) are not waited for: the file carries those records' norms, which is
+all the first picture reads, and the child computes the statistics after the
+app has read the file; a thread gives them to the records
+(:class:`~gradexplorer.core.records.tensors.LateStats`), and whoever reads
+one before then waits for it. ``benchmarks/bench_isolated.py`` prints the
+cost beside thread mode.
 """
 
 from __future__ import annotations
@@ -45,8 +51,10 @@ from pathlib import Path
 from ..capture.devices import resolve_device
 from ..capture.run import Capture, versions
 from ..graph.build import CaptureGraph
-from ..io.session import load_session
+from ..collector import paused_collection
+from ..io.session import add_late_stats, load_session
 from ..records.errors import DocumentError, ErrorReport
+from ..records.tensors import LateStats
 
 __all__ = ["KILLED", "capture_isolated", "default_memory_limit", "discard_spare", "wait_for_spare"]
 
@@ -57,6 +65,10 @@ _POLL = 0.02
 
 
 _spare: subprocess.Popen | None = None
+#: The thread giving the last isolated capture its statistics (:func:`_receive_late_stats`).
+_late_stats: threading.Thread | None = None
+#: Longest the app waits for a child's statistics after reading its capture (seconds).
+LATE_STATS_LIMIT = 60.0
 _spare_lock = threading.Lock()
 
 
@@ -94,6 +106,9 @@ def wait_for_spare(timeout: float = 60.0) -> bool:
     its output beside this reader, and one of them could take the other's line.
     """
     global _spare
+    late = _late_stats
+    if late is not None:  # the last run's child may still be computing statistics; the spare starts after
+        late.join(timeout)
     with _spare_lock:
         child = _spare
         if child is None or child.poll() is not None or getattr(child, "gradexplorer_ready", False):
@@ -115,8 +130,15 @@ def wait_for_spare(timeout: float = 60.0) -> bool:
 
 
 def discard_spare() -> None:
-    """End the waiting child (at exit, or to free its memory, about 300 MB)."""
+    """End the waiting child (at exit, or to free its memory, about 300 MB).
+
+    The last run's child may still be sending its statistics, after which a
+    spare is started: that is waited for first (a few seconds at most).
+    """
     global _spare
+    late = _late_stats
+    if late is not None:
+        late.join(5)
     with _spare_lock:
         child, _spare = _spare, None
     if child is not None and child.poll() is None:
@@ -170,6 +192,7 @@ def _crash_report(returncode: int, exit_line: tuple[int | None, int] | None, fau
 
 def _finish(process: subprocess.Popen, readers: list[threading.Thread]) -> None:
     """Wait for the child to end (it exits right after its last message) and for its output to be read."""
+    _send(process, b"", close=True)  # a child waiting for its next line sees the end of its input
     try:
         process.wait(10)
     except subprocess.TimeoutExpired:  # something keeps it alive after it said it was done
@@ -177,6 +200,70 @@ def _finish(process: subprocess.Popen, readers: list[threading.Thread]) -> None:
         process.wait()
     for reader in readers:
         reader.join(5)
+
+
+def _read_handover(job: dict, state: dict, started: float) -> tuple[Capture | None, str, LateStats, list]:
+    """The child's capture, its records without values or statistics waiting for those.
+
+    ``(capture, "", late, records)``: ``records`` are the document's, in
+    order, ``late`` what those without statistics wait on; ``(None, why,
+    late, [])`` when what the child sent cannot be read.
+    """
+    reading = time.perf_counter()
+    records: list = []
+    try:
+        capture = load_session(job["result_path"], records_out=records).capture
+    except DocumentError as exc:  # a child that wrote something we refuse: say so, keep the output
+        return None, f"the program's process sent a capture that cannot be read: {exc}", LateStats(), []
+    late = LateStats()
+    for record in records:
+        record.await_stats(late)
+    now = time.perf_counter()
+    timings = {**capture.timings, "hand-over write": state["write"], "hand-over read": now - reading,
+               "isolated": now - started}
+    return replace(capture, timings=timings), "", late, records
+
+
+def _receive_late_stats(process: subprocess.Popen, readers: list[threading.Thread], state: dict, job: dict,
+                        folder: Path, late: LateStats, records: list) -> None:
+    """Wait for the child's statistics, give them to the records, then end the child and tidy up.
+
+    Runs in a thread of its own after :func:`capture_isolated` returned. The
+    records' readers wait on ``late`` meanwhile (:attr:`TensorRecord.stats`),
+    so it is told in every case: statistics that cannot be had (the child
+    died, or sent something we refuse) leave those records without them.
+    """
+    try:
+        deadline = time.monotonic() + LATE_STATS_LIMIT
+        while process.poll() is None and not state["done"] and time.monotonic() < deadline:
+            time.sleep(_POLL)
+        if not state["done"]:  # it ended: its last line may still be on its way through the pipe
+            readers[0].join(5)
+        if state["done"]:
+            try:
+                with paused_collection():  # thousands of new objects next to the whole capture
+                    add_late_stats(records, Path(job["stats_path"]).read_bytes(),
+                                   name="the program's statistics file")
+            except (DocumentError, OSError):
+                pass  # those records show no statistics; the capture itself was read and checked
+    finally:
+        late.arrived()
+        if process.poll() is None and not state["done"]:
+            process.kill()
+        _finish(process, readers)
+        _start_spare()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _send(process: subprocess.Popen, line: bytes, *, close: bool = False) -> None:
+    """A line to the child's standard input (it may have died: then nothing)."""
+    try:
+        process.stdin.write(line)
+        process.stdin.flush()
+        if close:
+            process.stdin.close()
+    except (OSError, ValueError):
+        pass
 
 
 def capture_isolated(
@@ -215,14 +302,15 @@ def capture_isolated(
     started = time.perf_counter()
     try:
         job = {"code": code, "device": device, "filename": filename, "memory_limit": memory_limit,
-               "result_path": str(folder / "result.gxsession"), "fault_path": str(folder / "fault.txt")}
+               "result_path": str(folder / "result.gxsession"), "stats_path": str(folder / "stats.jsonl"),
+               "fault_path": str(folder / "fault.txt")}
         job["cwd"] = os.getcwd()
         (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
         process = _take_child()
-        process.stdin.write((str(folder / "job.json") + "\n").encode("utf-8"))
-        process.stdin.close()
+        # Open until the capture is read: the next line tells the child to compute the statistics.
+        _send(process, (str(folder / "job.json") + "\n").encode("utf-8"))
         out: dict[str, list[str]] = {"stdout": [], "stderr": []}
-        state: dict = {"done": False, "exit_line": None}
+        state: dict = {"written": False, "done": False, "stopped": False, "exit_line": None}
         child_stderr: list[str] = []
 
         def read_channel() -> None:
@@ -243,9 +331,13 @@ def capture_isolated(
                     pass
                 elif "exit_line" in message:
                     state["exit_line"] = (message["exit_line"], message.get("code", 0))
-                elif message.get("done"):
+                elif message.get("written"):
                     write = message.get("write")
                     state["write"] = float(write) if type(write) in (int, float) else 0.0
+                    state["written"] = True
+                elif message.get("done"):
+                    stats = message.get("stats")
+                    state["stats"] = float(stats) if type(stats) in (int, float) else 0.0
                     state["done"] = True
 
         def read_errors() -> None:
@@ -256,41 +348,46 @@ def capture_isolated(
                                                                                         daemon=True)]
         for reader in readers:
             reader.start()
-        stopped = False
-        # Read the capture as soon as the child says it is written: a process that held a few GB takes a
-        # tenth of a second to end, which the parent spends reading instead.
-        while process.poll() is None and not state["done"]:
-            if should_stop is not None and should_stop():
-                process.kill()  # at once, even inside a native op
-                stopped = True
-                process.wait()
-                break
-            time.sleep(_POLL)
+
+        def wait_for(key: str) -> bool:
+            """Poll until the child says ``key``; False when it ended first, or Stop killed it."""
+            while process.poll() is None and not state[key]:
+                if should_stop is not None and should_stop():
+                    process.kill()  # at once, even inside a native op
+                    process.wait()
+                    state["stopped"] = True
+                    return False
+                time.sleep(_POLL)
+            if not state[key]:  # it ended: its last lines may still be on their way through the pipe
+                readers[0].join(5)
+            return state[key]
+
         base = Capture(code=code, filename=filename, device=device, graph=CaptureGraph(), stdout="",
                        stderr="", executed=True, versions=versions())
         result_path = Path(job["result_path"])
-        if not stopped and state["done"] and result_path.exists():
-            reading = time.perf_counter()
-            try:
-                capture = load_session(result_path).capture
-            except DocumentError as exc:  # a child that wrote something we refuse: say so, keep the output
-                capture = None
-                refused = f"the program's process sent a capture that cannot be read: {exc}"
-            else:
-                now = time.perf_counter()
-                timings = {**capture.timings, "hand-over write": state["write"], "hand-over read": now - reading,
-                           "isolated": now - started}
-                capture = replace(capture, timings=timings)
-            _finish(process, readers)
-            _start_spare()  # after reading: importing torch would compete with it for the cores
+        # Read the capture as soon as the child says it is written (a process that held a few GB takes a
+        # tenth of a second to end, which the parent spends reading instead). Then the child computes the
+        # statistics the file left out, while the app lays out and shows the picture: after the reading,
+        # not during it (on two cores the two slowed each other down by a third).
+        if wait_for("written") and result_path.exists():
+            capture, refused, late, records = _read_handover(job, state, started)
             if capture is not None:
+                _send(process, b"statistics\n", close=True)
+                global _late_stats
+                _late_stats = threading.Thread(target=_receive_late_stats, name="gradexplorer-late-stats",
+                                               args=(process, readers, state, job, folder, late, records), daemon=True)
+                _late_stats.start()
+                folder = None  # the thread removes it
                 return capture
+            process.kill()
+            _finish(process, readers)
+            _start_spare()
             return replace(base, stdout="".join(out["stdout"]), stderr="".join(out["stderr"]),
                            error=ErrorReport("crashed", "DocumentError", refused, None, traceback=refused))
         _finish(process, readers)
         _start_spare()  # the next run finds a child with its imports done
         base = replace(base, stdout="".join(out["stdout"]), stderr="".join(out["stderr"]))
-        if stopped:
+        if state["stopped"]:
             return replace(base, error=ErrorReport("stopped", KILLED, "stopped by the user (the program's "
                                                    "process was killed)", None))
         fault = ""
@@ -300,4 +397,5 @@ def capture_isolated(
         return replace(base, error=_crash_report(process.returncode, state["exit_line"], fault,
                                                  "".join(child_stderr), filename))
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)

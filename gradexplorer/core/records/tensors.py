@@ -28,6 +28,7 @@ summarised at once instead (slower per op, but bounded memory).
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,11 +36,13 @@ import torch
 
 __all__ = [
     "DEFAULT_VALUE_ELEMENTS",
+    "LateStats",
     "PendingRecord",
     "SnapshotBuffer",
     "TensorRecord",
     "TensorStats",
     "fill_stats",
+    "finite_norm",
     "format_number",
     "resolve_all",
     "summarize_tensor",
@@ -115,11 +118,11 @@ class TensorRecord:
         Why values are missing or partial, in words for the user.
     """
 
-    __slots__ = ("shape", "dtype", "device", "requires_grad", "summary", "data", "note", "_stats_source")
+    __slots__ = ("shape", "dtype", "device", "requires_grad", "summary", "data", "note", "_stats_source", "known_norm")
 
     def __init__(self, shape: tuple[int, ...], dtype: str, device: str, requires_grad: bool,
                  summary: TensorStats | None = None, data: torch.Tensor | None = None, note: str = "",
-                 _stats_source: torch.Tensor | None = None) -> None:
+                 _stats_source: torch.Tensor | None = None, known_norm: float | None = None) -> None:
         self.shape = shape
         self.dtype = dtype
         self.device = device
@@ -129,6 +132,9 @@ class TensorRecord:
         self.note = note
         # A CPU tensor over the value cap, kept only until its stats are computed.
         self._stats_source = _stats_source
+        #: The L2 norm of values known to be all finite, sent ahead of statistics that come later
+        #: (:class:`LateStats`): the overview's gradient norms and NaN marks need no more. Else None.
+        self.known_norm = known_norm
 
     def __repr__(self) -> str:
         return f"TensorRecord({self.short()!r}, device={self.device!r}, requires_grad={self.requires_grad})"
@@ -151,14 +157,43 @@ class TensorRecord:
 
     @property
     def stats(self) -> TensorStats | None:
-        """Summary statistics; ``None`` when the values cannot be read (meta, sparse)."""
+        """Summary statistics; ``None`` when the values cannot be read (meta, sparse).
+
+        A record of the isolated engine may wait here for its statistics to
+        arrive (:class:`LateStats`: at most a second or so after the picture).
+        """
         if self.summary is None:
             source = self.data if self.data is not None else self._stats_source
+            if type(source) is LateStats:
+                # The sender fills ``summary`` before it says they have arrived; it gives up on a child
+                # that sends nothing within a minute, so this wait ends.
+                source.wait(LATE_STATS_WAIT)
+                return self.summary
             if source is not None:
                 # Idempotent cache fill: safe from any thread.
                 self.summary = _stats_for(source)
                 self._stats_source = None
         return self.summary
+
+    @property
+    def stats_pending(self) -> bool:
+        """Whether reading :attr:`stats` would wait for statistics still on their way (:class:`LateStats`).
+
+        Display code asks first, so that the GUI thread never waits: it shows
+        the record without them and looks again a moment later.
+        """
+        source = self._stats_source
+        return self.summary is None and type(source) is LateStats and not source.has_arrived
+
+    def stats_source(self) -> torch.Tensor | None:
+        """The tensor statistics and norms are computed from: the values, or a CPU tensor over the cap; else None."""
+        source = self.data if self.data is not None else self._stats_source
+        return None if type(source) is LateStats else source
+
+    def await_stats(self, late: LateStats) -> None:
+        """Mark this record's statistics as arriving later (``late``): one sent with its norm only."""
+        if self.data is None and self.summary is None and self.known_norm is not None:
+            self._stats_source = late
 
     def norm_and_nonfinite(self) -> tuple[float | None, bool]:
         """L2 norm of the finite values, and whether any value is NaN/Inf, in one pass when possible.
@@ -167,15 +202,16 @@ class TensorRecord:
         finite sum of squares proves there is no NaN/Inf; otherwise (or on
         other devices) the statistics decide, which skip non-finite values.
         """
+        if self.known_norm is not None:
+            return self.known_norm, False
         if self.summary is None:
             source = self.data if self.data is not None else self._stats_source
             if source is None:
                 return None, False
-            if source.device.type == "cpu" and source.dtype in (torch.float32, torch.float64):
-                flat = source.detach().reshape(-1).numpy()
-                squares = float(np.dot(flat, flat))
-                if math.isfinite(squares):
-                    return math.sqrt(squares), False
+            if type(source) is not LateStats:
+                norm = finite_norm(source)
+                if norm is not None:
+                    return norm, False
         stats = self.stats
         if stats is None or stats.mean is None:
             return None, bool(stats is not None and stats.has_nonfinite)
@@ -219,11 +255,60 @@ class TensorRecord:
                 return text
         dims = "x".join(str(s) for s in self.shape) or "scalar"
         text = f"{dims} {self.dtype}"
+        if self.stats_pending:  # a label never waits; the numbers follow when the statistics have arrived
+            return text
         if self.stats is not None and self.stats.min is not None:
             text += f" {format_number(self.stats.min)}..{format_number(self.stats.max)}"
         if self.stats is not None and self.stats.has_nonfinite:
             text += f" NaN:{self.stats.nan_count} Inf:{self.stats.inf_count}"
         return text
+
+
+def finite_norm(t: torch.Tensor) -> float | None:
+    """L2 norm of a CPU float32/float64 tensor in one BLAS dot product, or None (other tensors, or NaN/Inf in it).
+
+    A finite sum of squares proves there is no NaN/Inf: a few microseconds
+    where the statistics take five passes.
+    """
+    if t.device.type != "cpu" or t.dtype not in (torch.float32, torch.float64) or t.layout != torch.strided:
+        return None
+    flat = t.detach().numpy().reshape(-1)
+    squares = float(np.dot(flat, flat))
+    return math.sqrt(squares) if math.isfinite(squares) else None
+
+
+#: Longest a record waits for statistics that arrive late (seconds): the sender's own limit and a margin.
+LATE_STATS_WAIT = 75.0
+
+
+class LateStats:
+    """Statistics that reach their records after the records themselves (the isolated engine's hand-over).
+
+    The child process sends the capture first and computes the statistics of
+    the records it sent without values afterwards, while the app lays out and
+    shows the picture (:func:`gradexplorer.core.isolated.engine.capture_isolated`).
+    Such a record holds this object instead of values to compute from;
+    reading its :attr:`TensorRecord.stats` waits until :meth:`arrived` has been
+    called, by which time the sender has set ``summary`` (or left it ``None``
+    when the statistics could not be had: the process died).
+    """
+
+    __slots__ = ("_event",)
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def arrived(self) -> None:
+        """Every record waiting on this has its statistics (or never will): wake the readers."""
+        self._event.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until :meth:`arrived` (True), or ``timeout`` seconds (False)."""
+        return self._event.wait(timeout)
+
+    @property
+    def has_arrived(self) -> bool:
+        return self._event.is_set()
 
 
 def format_number(value: float | int | bool) -> str:
@@ -288,7 +373,7 @@ def fill_stats(records: list[TensorRecord]) -> None:
         if record.summary is not None:
             continue
         source = record.data if record.data is not None else record._stats_source
-        if source is None or source.layout != torch.strided or source.device.type == "meta":
+        if source is None or type(source) is LateStats or source.layout != torch.strided or source.device.type == "meta":
             record.stats  # noqa: B018 - fills the cache (None where values cannot be read)
             continue
         view = (source.device, source.data_ptr(), tuple(source.shape), source.stride(), source.dtype)
