@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -37,6 +38,8 @@ from gradexplorer.core.collector import freeze_after_pauses  # noqa: E402
 from gradexplorer.core.isolated.engine import capture_isolated, wait_for_spare  # noqa: E402
 
 TARGET_RATIO = 1.5
+#: Set once the first picture is made (``stats_after`` of capture_isolated), as the app's worker does.
+PICTURE_MADE = threading.Event()
 
 
 def first_picture(cap) -> None:
@@ -52,7 +55,9 @@ def timed(fn) -> tuple[float, object]:
     start = time.perf_counter()
     cap = fn()
     first_picture(cap)
-    return time.perf_counter() - start, cap
+    seconds = time.perf_counter() - start
+    PICTURE_MADE.set()  # as the worker does: the isolated child computes its remaining statistics now
+    return seconds, cap
 
 
 def main(argv=None) -> int:
@@ -63,7 +68,10 @@ def main(argv=None) -> int:
     code = transformer_code(args.nodes)
     freeze_after_pauses()  # as gradexplorer.ui.app does
     thread = lambda: capture(code, freeze_result=True)  # noqa: E731
-    isolated = lambda: capture_isolated(code)  # noqa: E731
+    def isolated():
+        PICTURE_MADE.clear()
+        return capture_isolated(code, stats_after=PICTURE_MADE)
+
     timed(thread)
     timed(isolated)  # warm-up: the first child also fills the OS file cache
     thread_s, isolated_s = [], []

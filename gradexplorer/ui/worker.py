@@ -204,13 +204,15 @@ class CaptureWorker(QObject):
         self._thread_id = threading.get_ident()
         self.started.emit()
         started = time.perf_counter()
+        # The isolated child computes its remaining statistics once the picture is made (not meanwhile).
+        picture_made = threading.Event()
         try:
             # The capture lives until the next run replaces it: later
             # collections need not traverse it (core.collector explains).
             if self.job.isolated:
                 result = capture_isolated(self.job.code, device=self.job.device, filename=self.job.filename,
                                           memory_limit=self.job.memory_limit, on_output=self._on_output,
-                                          should_stop=self._cancel.is_set)
+                                          should_stop=self._cancel.is_set, stats_after=picture_made)
                 with self._lock:
                     self._child_done = True
                     self._cancel.clear()  # a Stop that killed the child is spent; one from now cancels the drawing
@@ -226,6 +228,7 @@ class CaptureWorker(QObject):
         except Exception:  # a bug of ours: report it, never crash the app
             self.errored.emit("gradexplorer failed while capturing:\n" + traceback.format_exc())
         finally:
+            picture_made.set()  # the picture is made (or failed: the statistics must come all the same)
             self.finished.emit()
 
     def _on_output(self, stream: str, text: str) -> None:

@@ -140,3 +140,17 @@ def test_a_record_with_its_norm_needs_no_statistics_for_the_overview():
     late.arrived()
     assert record.stats is None  # nothing came: the record says so instead of waiting again
 
+
+
+def test_the_child_computes_its_statistics_once_the_caller_says_so():
+    import time
+
+    picture_made = threading.Event()
+    cap = capture_isolated(PROGRAM, stats_after=picture_made)
+    h = next(t for t in cap.tensors if "h" in t.names).value
+    time.sleep(1.0)
+    assert h.stats_pending  # the child waits (the app's picture is being made meanwhile)
+    picture_made.set()
+    plain = _plain()["h"]
+    assert h.stats.max == pytest.approx(plain.max().item(), rel=1e-6)  # waits for them, then reads them
+    wait_for_spare()

@@ -345,10 +345,16 @@ def test_the_isolated_engine_survives_a_segfault_and_keeps_the_previous_capture(
     assert "before the crash" in console and "died with SIGSEGV at line 3" in console
     assert "SIGSEGV at line 3" in window.status.text() and "previous capture" in window.status.text()
     assert window.editor.toPlainText().startswith("import ctypes")  # the editor keeps the code
-    window.editor.setPlainText("y = torch.ones(3, requires_grad=True)\n(y * 3).sum().backward()\n")
+    window.editor.setPlainText("y = torch.ones(3, requires_grad=True)\n(y * 3).sum().backward()\n"
+                               "big = torch.linspace(-1, 3, 20000)\n")
     result = run_and_wait(qtbot, window, timeout=120_000)  # the next isolated run works
     assert result is not previous and result.capture.ok
     assert result.capture.graph.nodes[result.capture.node_named("y")]["grad"].values() == [3.0, 3.0, 3.0]
+    # The statistics the child sends after the picture arrive (the worker lets it compute them).
+    big = next(t for t in result.capture.tensors if "big" in t.names).value
+    assert big.known_norm is not None
+    qtbot.waitUntil(lambda: not big.stats_pending, timeout=10_000)
+    assert (big.stats.min, big.stats.max) == (-1.0, 3.0)
 
 
 def test_stop_kills_an_isolated_run_inside_a_native_op_and_keeps_the_previous_capture(qtbot, window):

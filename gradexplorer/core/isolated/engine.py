@@ -225,7 +225,7 @@ def _read_handover(job: dict, state: dict, started: float) -> tuple[Capture | No
 
 
 def _receive_late_stats(process: subprocess.Popen, readers: list[threading.Thread], state: dict, job: dict,
-                        folder: Path, late: LateStats, records: list) -> None:
+                        folder: Path, late: LateStats, records: list, stats_after: threading.Event | None) -> None:
     """Wait for the child's statistics, give them to the records, then end the child and tidy up.
 
     Runs in a thread of its own after :func:`capture_isolated` returned. The
@@ -234,6 +234,9 @@ def _receive_late_stats(process: subprocess.Popen, readers: list[threading.Threa
     died, or sent something we refuse) leave those records without them.
     """
     try:
+        if stats_after is not None:
+            stats_after.wait(LATE_STATS_LIMIT)
+        _send(process, b"statistics\n", close=True)  # the child computes them now
         deadline = time.monotonic() + LATE_STATS_LIMIT
         while process.poll() is None and not state["done"] and time.monotonic() < deadline:
             time.sleep(_POLL)
@@ -274,6 +277,7 @@ def capture_isolated(
     memory_limit: int | None = -1,
     on_output: Callable[[str, str], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    stats_after: threading.Event | None = None,
 ) -> Capture:
     """Run ``code`` in a child process and return its capture (or what happened to the process).
 
@@ -289,6 +293,10 @@ def capture_isolated(
     should_stop : callable, optional
         Polled every 20 ms; when it returns True the child is killed and the
         capture says "stopped".
+    stats_after : threading.Event, optional
+        The child computes the statistics it left out of the capture once
+        this is set (the app's worker sets it when the first picture is
+        made, so that the two do not share the cores); by default at once.
 
     Raises
     ------
@@ -372,10 +380,10 @@ def capture_isolated(
         if wait_for("written") and result_path.exists():
             capture, refused, late, records = _read_handover(job, state, started)
             if capture is not None:
-                _send(process, b"statistics\n", close=True)
                 global _late_stats
                 _late_stats = threading.Thread(target=_receive_late_stats, name="gradexplorer-late-stats",
-                                               args=(process, readers, state, job, folder, late, records), daemon=True)
+                                               args=(process, readers, state, job, folder, late, records,
+                                                     stats_after), daemon=True)
                 _late_stats.start()
                 folder = None  # the thread removes it
                 return capture

@@ -116,6 +116,9 @@ class TensorRecord:
         says ``quint8``, and ``note`` says so).
     note : str
         Why values are missing or partial, in words for the user.
+    known_norm : float or None
+        The L2 norm of values known to be all finite, for a record whose
+        statistics arrive later (the isolated engine: :class:`LateStats`).
     """
 
     __slots__ = ("shape", "dtype", "device", "requires_grad", "summary", "data", "note", "_stats_source", "known_norm")
@@ -132,8 +135,7 @@ class TensorRecord:
         self.note = note
         # A CPU tensor over the value cap, kept only until its stats are computed.
         self._stats_source = _stats_source
-        #: The L2 norm of values known to be all finite, sent ahead of statistics that come later
-        #: (:class:`LateStats`): the overview's gradient norms and NaN marks need no more. Else None.
+        # Sent ahead of statistics that come later: the overview's gradient norms and NaN marks need no more.
         self.known_norm = known_norm
 
     def __repr__(self) -> str:
