@@ -200,9 +200,10 @@ class TensorSink:
         """Compute the put-off statistics and yield them as JSON lines ``[record number, statistics]``.
 
         With ``defer_stats`` the document goes first with these statistics
-        ``null``: the isolated engine's child then computes them (about 0.45 s
-        of numpy on a 10,000-node training step) while the app reads the
-        document, and the app adds them to the records it read
+        ``null``: the isolated engine's child computes them (about 0.45 s of
+        numpy on a 10,000-node training step) once the app has read the
+        document and made its first picture, and the app adds them to the
+        records it read
         (:func:`~gradexplorer.core.io.session.add_late_stats`). Records whose
         values cannot be read are not listed (they keep no statistics).
         """

@@ -18,8 +18,9 @@ standard output, one JSON object per line:
 The capture travels as a session file, through the same safe codec as a
 file the user opens (no pickle): the parent never unpickles anything the
 child wrote. The statistics come second (numpy over every large tensor, a
-third of the hand-over): the parent shows the picture while the child
-computes them, as a thread run computes them when they are first shown. A crash in native code leaves a Python traceback in the fault
+third of the hand-over): the parent makes its first picture first (the file
+carries the norms it needs), then lets the child compute them, as a thread
+run computes them when they are first shown. A crash in native code leaves a Python traceback in the fault
 file (``faulthandler``), from which the parent reads the line.
 """
 

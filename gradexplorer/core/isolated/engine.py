@@ -24,8 +24,9 @@ everything and waits for the next job (:func:`discard_spare` ends it; it
 also ends with the app). Of the first part, the statistics of the records
 saved without values (numpy over every large tensor: as long as writing the
 rest) are not waited for: the file carries those records' norms, which is
-all the first picture reads, and the child computes the statistics after the
-app has read the file; a thread gives them to the records
+all the first picture reads, and the child computes the statistics once the
+app has read the file and made the picture (``stats_after``); a thread gives
+them to the records
 (:class:`~gradexplorer.core.records.tensors.LateStats`), and whoever reads
 one before then waits for it. ``benchmarks/bench_isolated.py`` prints the
 cost beside thread mode.

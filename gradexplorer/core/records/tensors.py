@@ -287,8 +287,8 @@ class LateStats:
     """Statistics that reach their records after the records themselves (the isolated engine's hand-over).
 
     The child process sends the capture first and computes the statistics of
-    the records it sent without values afterwards, while the app lays out and
-    shows the picture (:func:`gradexplorer.core.isolated.engine.capture_isolated`).
+    the records it sent without values afterwards, once the app has made its
+    first picture (:func:`gradexplorer.core.isolated.engine.capture_isolated`).
     Such a record holds this object instead of values to compute from;
     reading its :attr:`TensorRecord.stats` waits until :meth:`arrived` has been
     called, by which time the sender has set ``summary`` (or left it ``None``
