@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import textwrap
+import time
 import threading
 
 import pytest
@@ -138,8 +139,6 @@ def test_a_record_with_its_norm_needs_no_statistics_for_the_overview():
 
 
 def test_the_child_computes_its_statistics_once_the_caller_says_so():
-    import time
-
     picture_made = threading.Event()
     cap = capture_isolated(PROGRAM, stats_after=picture_made)
     h = next(t for t in cap.tensors if "h" in t.names).value
@@ -148,4 +147,20 @@ def test_the_child_computes_its_statistics_once_the_caller_says_so():
     picture_made.set()
     plain = _plain()["h"]
     assert h.stats.max == pytest.approx(plain.max().item(), rel=1e-6)  # waits for them, then reads them
+    wait_for_spare()
+
+
+def test_statistics_that_never_come_are_said_missing_on_their_records():
+    # A thread the program leaves running ends the process after the capture was sent, before the statistics.
+    picture_made = threading.Event()  # never set: the child's death must end the wait by itself
+    code = PROGRAM + "import os, threading\nthreading.Timer(1.5, os._exit, (0,)).start()\n"
+    cap = capture_isolated(code, stats_after=picture_made)
+    assert cap.ok, cap.error and cap.error.traceback
+    h = next(t for t in cap.tensors if "h" in t.names).value
+    assert h.stats_pending
+    started = time.perf_counter()
+    assert h.stats is None  # waits for the end of the child, not for a minute
+    assert time.perf_counter() - started < 10
+    assert "statistics not received: the program's process ended before sending them" in h.note
+    assert h.known_norm is not None  # the norm it came with stays
     wait_for_spare()

@@ -231,12 +231,16 @@ def _receive_late_stats(process: subprocess.Popen, readers: list[threading.Threa
 
     Runs in a thread of its own after :func:`capture_isolated` returned. The
     records' readers wait on ``late`` meanwhile (:attr:`TensorRecord.stats`),
-    so it is told in every case: statistics that cannot be had (the child
-    died, or sent something we refuse) leave those records without them.
+    so it is told in every case. Statistics that cannot be had (the child
+    died, or sent something we refuse) leave those records without them, and
+    each such record's note says why (the inspector shows it).
     """
+    missing = "statistics not received: the program's process ended before sending them"
     try:
-        if stats_after is not None:
-            stats_after.wait(LATE_STATS_LIMIT)
+        if stats_after is not None:  # wait for the picture, unless the child dies meanwhile
+            limit = time.monotonic() + LATE_STATS_LIMIT
+            while not stats_after.wait(_POLL) and process.poll() is None and time.monotonic() < limit:
+                pass
         _send(process, b"statistics\n", close=True)  # the child computes them now
         deadline = time.monotonic() + LATE_STATS_LIMIT
         while process.poll() is None and not state["done"] and time.monotonic() < deadline:
@@ -248,9 +252,12 @@ def _receive_late_stats(process: subprocess.Popen, readers: list[threading.Threa
                 with paused_collection():  # thousands of new objects next to the whole capture
                     add_late_stats(records, Path(job["stats_path"]).read_bytes(),
                                    name="the program's statistics file")
-            except (DocumentError, OSError):
-                pass  # those records show no statistics; the capture itself was read and checked
+            except (DocumentError, OSError) as exc:
+                missing = f"statistics not received: {exc}"
     finally:
+        for record in records:
+            if record.stats_pending:
+                record.note = f"{record.note}; {missing}" if record.note else missing
         late.arrived()
         if process.poll() is None and not state["done"]:
             process.kill()
