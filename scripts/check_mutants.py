@@ -212,6 +212,12 @@ MUTANTS = (
            "default=sink.default, option=orjson.OPT_NON_STR_KEYS)",
            "default=sink.default, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS)",
            ("tests/core/test_capture_json_lines.py",)),
+    Mutant("equal grads found equal by a shortcut that says yes to anything", "gradexplorer/core/analysis/accounting.py",
+           "a.data.dtype == b.data.dtype and torch.equal(a.data, b.data):", "True:",
+           ("tests/core/test_explain.py", "tests/fidelity/test_torture.py::test_program_agrees_with_pytorch")),
+    Mutant("any gradient read as zero", "gradexplorer/core/analysis/accounting.py",
+           "    return not bool(record.data.any())", "    return True",
+           ("tests/core/test_explain.py", "tests/fidelity/test_torture.py::test_program_agrees_with_pytorch")),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the
