@@ -103,6 +103,33 @@ def test_the_programs_objects_are_freed_without_a_collection():
         sys.modules.pop("gx_probe", None)
 
 
+def test_leftovers_hold_the_programs_objects_until_the_caller_drops_them():
+    """``leftovers`` (the isolated child, which never frees them): the caller decides when they go."""
+    import sys
+    import types
+    import weakref
+
+    probe = types.ModuleType("gx_probe")
+    sys.modules["gx_probe"] = probe
+    code = "import gx_probe\nclass Box:\n    pass\nbox = Box()\ngx_probe.box = box\nw = torch.ones(2, requires_grad=True)\n" \
+           "(w * 3).sum().backward()\n"
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        leftovers: list = []
+        cap = capture(code, leftovers=leftovers)
+        assert cap.ok, cap.error
+        box = weakref.ref(probe.box)
+        del probe.box
+        assert box() is not None and leftovers  # the program's namespace still holds it
+        leftovers.clear()
+        assert box() is None  # and only it
+    finally:
+        sys.modules.pop("gx_probe", None)
+        if was_enabled:
+            gc.enable()
+
+
 def test_freeze_and_collect_frozen():
     from gradexplorer.core.collector import collect_frozen, freeze_survivors, frozen_count
     import weakref

@@ -1,12 +1,15 @@
 """The isolated engine survives what would end the app (issue 13): real crashes in a child process."""
 
+import subprocess
+import sys
 import textwrap
 import time
 
 import pytest
 import torch
 
-from gradexplorer.core.isolated.engine import KILLED, capture_isolated, default_memory_limit
+from gradexplorer.core.isolated import child, engine
+from gradexplorer.core.isolated.engine import KILLED, capture_isolated, default_memory_limit, wait_for_spare
 
 def test_a_normal_program_gives_the_capture_the_seed_notes_expect():
     cap = capture_isolated(textwrap.dedent("""\
@@ -98,3 +101,60 @@ def test_the_spare_child_says_when_its_imports_are_done_and_then_takes_the_next_
     assert {"hand-over write", "hand-over read"} <= set(cap.timings)
     discard_spare()
     assert not wait_for_spare(1)  # no spare: nothing to wait for
+
+
+# -- the heap a spare makes ready (glibc: a fresh process's page faults were a fifth of a training step's run) --
+
+needs_glibc_heap = pytest.mark.skipif(not sys.platform.startswith("linux") or child._heap_size() == 0,
+                                      reason="the heap figures are glibc's (Linux)")
+
+
+@needs_glibc_heap
+def test_the_next_spare_is_started_with_the_heap_the_last_run_needed():
+    cap = capture_isolated("x = [torch.ones(1024, 1024) for _ in range(64)]\n")  # 64 blocks of 4 MB on the heap
+    assert cap.ok, cap.error and cap.error.traceback
+    wait_for_spare()
+    assert engine._last_need >= 256 * 2**20
+    assert engine._spare.args[-2:] == ["--prefault", str(engine._last_need)]
+    cap = capture_isolated("a = torch.tensor(1.1, requires_grad=True)\nb = torch.tensor(1.2, requires_grad=True)\n"
+                           "c = torch.tensor(1.3, requires_grad=True)\n(a * b * c).backward()\n")
+    grads = {name: cap.graph.nodes[cap.node_named(name)]["grad"].item() for name in "abc"}
+    assert grads == pytest.approx({"a": 1.56, "b": 1.43, "c": 1.32})  # the same capture from a prefaulted child
+
+
+@needs_glibc_heap
+def test_a_prefaulted_heap_serves_later_allocations_without_page_faults():
+    probe = textwrap.dedent("""\
+        import resource, sys
+        from gradexplorer.core.isolated.child import _prefault
+        if sys.argv[1] == "prefault":
+            _prefault(512 * 2**20)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        blocks = [bytearray(4 * 2**20) for _ in range(100)]  # 400 MB, as a program's tensors would take it
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+    """)
+    env = engine._child_environment()  # the child's, as _spawn gives it
+    faults = {mode: int(subprocess.run([sys.executable, "-c", probe, mode], env=env, capture_output=True, text=True,
+                                       check=True).stdout) for mode in ("cold", "prefault")}
+    assert faults["cold"] > 90_000  # 400 MB in 4 kB pages
+    assert faults["prefault"] < faults["cold"] / 10
+
+
+def test_a_prefaulted_heap_does_not_grow_from_fragmentation_alone(monkeypatch):
+    monkeypatch.setattr(child, "_heap_size", lambda: 1090)
+    assert child._next_prefault(1000) == 1000  # a tenth over: the same need
+    assert child._next_prefault(0) == 1090  # no prefault: what the run used
+    monkeypatch.setattr(child, "_heap_size", lambda: 1300)
+    assert child._next_prefault(1000) == 1300  # the program grew
+
+
+@needs_glibc_heap
+def test_a_memory_limit_below_the_prefault_still_holds(monkeypatch):
+    monkeypatch.setattr(engine, "_last_need", 1536 * 2**20)
+    engine.discard_spare()
+    engine._start_spare()
+    assert wait_for_spare() and engine._spare.args[-2:] == ["--prefault", str(1536 * 2**20)]
+    # 1.4 GB in 8 MB tensors: all of it fits the ready heap, none of it the 1.2 GB limit
+    cap = capture_isolated("x = []\nfor _ in range(175):\n    x.append(torch.ones(2 * 1024**2))\n",
+                           memory_limit=1200 * 2**20)
+    assert cap.error is not None and cap.error.line == 3 and "allocate" in cap.error.message

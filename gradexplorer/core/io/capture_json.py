@@ -96,12 +96,16 @@ class TensorSink:
     step's records) is written, and read back, once.
     """
 
-    def __init__(self, budget: int, *, defer_stats: bool = False) -> None:
+    def __init__(self, budget: int, *, defer_stats: bool = False, stats_first=()) -> None:
         self.budget = budget
         #: Leave the statistics of records saved without values out of :attr:`records` (``null``, with
         #: their ``norm``), to be sent after the document by :meth:`late_stats_lines` (the isolated
         #: engine's hand-over).
         self.defer_stats = defer_stats
+        #: Ids of the records whose statistics go with the document even with ``defer_stats`` (those the
+        #: first picture reads: the parameters' gradients; the records stay alive in the capture).
+        self._stats_first = frozenset(id(record) for record in stats_first)
+        self._first_awaiting: list[tuple[dict, TensorRecord]] = []
         self._keys: dict[tuple, str] = {}  # view -> table key
         self._norms: dict[tuple, float | None] = {}  # view -> finite_norm
         self.tensors: dict[str, torch.Tensor] = {}
@@ -141,7 +145,8 @@ class TensorSink:
             out["values"] = None
             out["stats"] = None
             out["note"] = note
-            if self.defer_stats and record.summary is None:
+            first = id(record) in self._stats_first
+            if self.defer_stats and record.summary is None and not first:
                 # Sent later, but the norm now (the overview needs it), unless the values hold NaN/Inf or are
                 # not float32/64 (then the statistics are computed here, as they are without a source).
                 norm = self._norm(record)
@@ -151,6 +156,8 @@ class TensorSink:
                     record.stats  # noqa: B018 - fills the cache (None where values cannot be read)
             if record.summary is not None:
                 out["stats"] = self._stats_dict(record.summary)
+            elif self.defer_stats and first:
+                self._first_awaiting.append((out, record))
             elif "norm" in out or not self.defer_stats:
                 self._awaiting_stats.append((out, record))
         number = self._numbers[id(record)] = len(self.records)
@@ -188,13 +195,17 @@ class TensorSink:
 
         A record saved without its values carries statistics, most of them
         never computed in the run (they are lazy); one by one they were two
-        thirds of the time to write a fresh 10,000-node capture.
+        thirds of the time to write a fresh 10,000-node capture. With
+        ``defer_stats``, only those of the ``stats_first`` records.
         """
-        fill_stats([record for _, record in self._awaiting_stats])
-        for out, record in self._awaiting_stats:
+        if self.defer_stats:
+            awaiting, self._first_awaiting = self._first_awaiting, []
+        else:
+            awaiting, self._awaiting_stats = self._awaiting_stats, []
+        fill_stats([record for _, record in awaiting])
+        for out, record in awaiting:
             stats = record.stats
             out["stats"] = None if stats is None else self._stats_dict(stats)
-        self._awaiting_stats = []
 
     def late_stats_lines(self):
         """Compute the put-off statistics and yield them as JSON lines ``[record number, statistics]``.
@@ -396,7 +407,6 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None) -> dict[str, Any
         "modules": to_jsonable(capture.modules, sink),
     }
     if sink is not None:
-        if not sink.defer_stats:
-            sink.fill_stats()
+        sink.fill_stats()
         document["records"] = sink.records
     return document

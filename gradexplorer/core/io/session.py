@@ -340,7 +340,7 @@ def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES
 
 
 def write_session_container(session: Session, fh: BinaryIO, *, file_values: int = DEFAULT_FILE_VALUES,
-                            compress: bool = True, defer_stats: bool = False) -> TensorSink:
+                            compress: bool = True, defer_stats: bool = False, stats_first=()) -> TensorSink:
     """Write the session as a format-3 container (the document, its long lists as JSON lines, the value table).
 
     Each item of the capture's long lists (:data:`_LINE_KEYS`: graph nodes,
@@ -359,14 +359,15 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
     ``defer_stats=True`` leaves the statistics of records saved without values
     out, for the returned sink's
     :meth:`~gradexplorer.core.io.capture_json.TensorSink.late_stats_lines`
-    (the hand-over again: see :func:`add_late_stats`).
+    (the hand-over again: see :func:`add_late_stats`), except those of the
+    records in ``stats_first``.
 
     Returns
     -------
     TensorSink
         What encoded the records.
     """
-    sink = TensorSink(file_values, defer_stats=defer_stats)
+    sink = TensorSink(file_values, defer_stats=defer_stats, stats_first=stats_first)
     doc = session_to_dict(session, file_values=file_values, sink=sink)
     captured = doc["capture"]
     lists = {key: captured[key] for key in _LINE_KEYS if key in captured}
