@@ -238,6 +238,15 @@ MUTANTS = (
     Mutant("a second name made by `b = a` is not traced to its line", "gradexplorer/core/analysis/explain.py",
            "    return _plain_assignments(capture.code).get((target, value))", "    return None",
            ("tests/core/test_explain.py::test_notes_alias_program",)),
+    Mutant("a caption made before the statistics arrive is kept", "gradexplorer/ui/graph_view.py",
+           "            if _waits_for_stats(self.attrs):  # kept once", "            if False:  # kept once",
+           ("tests/ui/test_late_stats_inspector.py::test_graph_captions_and_tooltips_made_before_the_statistics_arrive_are_made_again",)),
+    Mutant("the view does not paint pending captions again", "gradexplorer/ui/graph_view.py",
+           "                    view.paint_again_soon()", "                    pass",
+           ("tests/ui/test_late_stats_inspector.py::test_graph_captions_and_tooltips_made_before_the_statistics_arrive_are_made_again",)),
+    Mutant("a tooltip made before the statistics arrive is kept", "gradexplorer/ui/graph_view.py",
+           "            self._tip_ready = not _waits_for_stats(self.attrs)", "            self._tip_ready = True",
+           ("tests/ui/test_late_stats_inspector.py::test_graph_captions_and_tooltips_made_before_the_statistics_arrive_are_made_again",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

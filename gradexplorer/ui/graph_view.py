@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -101,6 +101,16 @@ def _paint_tools(style: tuple, dark: bool) -> tuple[QBrush, QPen, QColor]:
     return tools
 
 
+def _waits_for_stats(attrs: dict) -> bool:
+    """Whether the value or gradient a node's tooltip and caption show still waits for its statistics.
+
+    The isolated engine sends those of large tensors after the first picture;
+    meanwhile a label shows the record without them, and must not be kept.
+    """
+    value, grad = attrs.get("value"), node_gradient(attrs)
+    return (value is not None and value.stats_pending) or (grad is not None and grad.stats_pending)
+
+
 class NodeItem(QGraphicsItem):
     """One autograd node: a rounded box with the op name and the variable names.
 
@@ -129,7 +139,7 @@ class NodeItem(QGraphicsItem):
     def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
         if not self._tip_ready:
             self.setToolTip(self.tooltip_text())
-            self._tip_ready = True
+            self._tip_ready = not _waits_for_stats(self.attrs)  # else made again on the next hover
         super().hoverEnterEvent(event)
 
     def tooltip_text(self) -> str:
@@ -159,7 +169,13 @@ class NodeItem(QGraphicsItem):
     def caption(self) -> str:
         """The value caption (see :func:`~gradexplorer.core.io.report.value_caption`)."""
         if self._caption is None:
-            self._caption = value_caption(self.attrs)
+            text = value_caption(self.attrs)
+            if _waits_for_stats(self.attrs):  # kept once the numbers are here; the view paints again meanwhile
+                scene = self.scene()
+                for view in scene.views() if scene is not None else ():
+                    view.paint_again_soon()
+                return text
+            self._caption = text
         return self._caption
 
     def set_show_value(self, shown: bool) -> None:
@@ -345,6 +361,11 @@ class GraphView(QGraphicsView):
         self._passing_for: tuple | None = None  # the (filter, drawing) the set was made for
         #: "Values on the graph": each node's value and gradient norm drawn by it.
         self.show_values = False
+        # Captions of records whose statistics are on their way: painted again a moment later (never wait).
+        self._stats_poll = QTimer(self)
+        self._stats_poll.setSingleShot(True)
+        self._stats_poll.setInterval(150)
+        self._stats_poll.timeout.connect(lambda: self.viewport().update())
         self.legend = LegendWidget(self)
         self.legend.setVisible(False)
         self.legend_wanted = True  # View > Show Legend
@@ -496,6 +517,11 @@ class GraphView(QGraphicsView):
                 item._brush, _, item._text = _paint_tools(item.style, self._dark)
             item.update()
         self.minimap.refresh()
+
+    def paint_again_soon(self) -> None:
+        """Paint the view again in a moment: a caption showed a record whose statistics were on their way."""
+        if not self._stats_poll.isActive():
+            self._stats_poll.start()
 
     def set_show_values(self, shown: bool) -> None:
         """Draw (or stop drawing) each node's value and gradient norm above its box."""

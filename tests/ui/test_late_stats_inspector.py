@@ -34,3 +34,44 @@ def test_the_inspector_never_waits_for_statistics_on_their_way(qtbot, monkeypatc
     late.arrived()
     qtbot.waitUntil(lambda: "min " in view.summary.text(), timeout=3000)
     assert f"max {plain.max().item():.4g}" in view.summary.text()
+
+
+def test_graph_captions_and_tooltips_made_before_the_statistics_arrive_are_made_again(qtbot, monkeypatch):
+    """A label shows a record without the statistics on their way; it is not kept once they are here."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QGraphicsSceneHoverEvent
+
+    from gradexplorer.core.records import tensors
+    from gradexplorer.ui.graph_view import GraphView
+    from gradexplorer.ui.worker import layout_capture
+
+    monkeypatch.setattr(tensors, "LATE_STATS_WAIT", 2.0)
+    read, records, lines = _handover(PROGRAM)
+    late = LateStats()
+    for record in records:
+        record.await_stats(late)
+    view = GraphView()
+    qtbot.addWidget(view)
+    view.resize(900, 700)
+    view.show()
+    view.show_graph(read.graph, layout_capture(read), passes_ran=True)
+    node = read.node_named("h")
+    item = view.items_by_id[node]
+    view.set_show_values(True)
+    view.select_node(node)  # in sight, so that it is painted
+    plain = _plain()["h"]
+    shown_range = f"{plain.min().item():.4g}..{plain.max().item():.4g}"
+    assert item.caption().startswith("64x300 float32") and shown_range not in item.caption()
+    assert view._stats_poll.isActive()  # the view paints again in a moment
+
+    def hover() -> str:
+        item.hoverEnterEvent(QGraphicsSceneHoverEvent(QEvent.Type.GraphicsSceneHoverEnter))
+        return item.toolTip()
+
+    assert "value: 64x300 float32" in hover() and shown_range not in item.toolTip()
+    add_late_stats(records, lines)
+    late.arrived()
+    # Painted again by the view itself (nothing here asks for the caption): the numbers are in it now.
+    qtbot.waitUntil(lambda: item._caption is not None, timeout=3000)
+    assert item._caption.startswith(f"64x300 float32 {shown_range}")
+    assert f"value: 64x300 float32 {shown_range}" in hover()
