@@ -247,6 +247,9 @@ MUTANTS = (
     Mutant("a tooltip made before the statistics arrive is kept", "gradexplorer/ui/graph_view.py",
            "            self._tip_ready = not _waits_for_stats(self.attrs)", "            self._tip_ready = True",
            ("tests/ui/test_late_stats_inspector.py::test_graph_captions_and_tooltips_made_before_the_statistics_arrive_are_made_again",)),
+    Mutant("waiting for the spare takes its timeout twice", "gradexplorer/core/isolated/engine.py",
+           "        if not ready.wait(max(0.0, deadline - time.monotonic())):", "        if not ready.wait(timeout):",
+           ("tests/core/test_isolated.py::test_waiting_for_the_spare_ends_within_its_timeout",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -158,3 +158,20 @@ def test_a_memory_limit_below_the_prefault_still_holds(monkeypatch):
     cap = capture_isolated("x = []\nfor _ in range(175):\n    x.append(torch.ones(2 * 1024**2))\n",
                            memory_limit=1200 * 2**20)
     assert cap.error is not None and cap.error.line == 3 and "allocate" in cap.error.message
+
+
+def test_waiting_for_the_spare_ends_within_its_timeout(monkeypatch):
+    """One limit for both waits: the last run's statistics thread, then the spare's imports."""
+    import threading
+
+    busy = threading.Thread(target=time.sleep, args=(0.8,), daemon=True)  # a statistics thread still working
+    busy.start()
+    silent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # a spare that never says ready
+    engine.discard_spare()
+    monkeypatch.setattr(engine, "_late_stats", busy)
+    monkeypatch.setattr(engine, "_spare", silent)
+    started = time.perf_counter()
+    assert wait_for_spare(timeout=1.0) is False
+    assert time.perf_counter() - started < 1.5  # not 0.8 s and then a whole second more
+    assert silent.poll() is not None and engine._spare is None  # the silent one was ended

@@ -132,6 +132,7 @@ def wait_for_spare(timeout: float = 60.0) -> bool:
     its output beside this reader, and one of them could take the other's line.
     """
     global _spare
+    deadline = time.monotonic() + timeout  # one limit for both waits
     late = _late_stats
     if late is not None:  # the last run's child may still be computing statistics; the spare starts after
         late.join(timeout)
@@ -146,7 +147,7 @@ def wait_for_spare(timeout: float = 60.0) -> bool:
                 ready.set()
 
         threading.Thread(target=read_ready, daemon=True).start()
-        if not ready.wait(timeout):  # end it: its reader thread must not race the next run's for the line
+        if not ready.wait(max(0.0, deadline - time.monotonic())):  # end it: its reader must not race the next run's
             _spare = None
             child.kill()
             child.wait()
