@@ -250,6 +250,9 @@ MUTANTS = (
     Mutant("waiting for the spare takes its timeout twice", "gradexplorer/core/isolated/engine.py",
            "        if not ready.wait(max(0.0, deadline - time.monotonic())):", "        if not ready.wait(timeout):",
            ("tests/core/test_isolated.py::test_waiting_for_the_spare_ends_within_its_timeout",)),
+    Mutant("the program sees the engine's glibc settings", "gradexplorer/core/isolated/child.py",
+           "    _hide_our_settings()\n", "    pass\n",
+           ("tests/core/test_isolated.py::test_the_program_does_not_see_the_engines_glibc_settings",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -1,5 +1,6 @@
 """The isolated engine survives what would end the app (issue 13): real crashes in a child process."""
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -175,3 +176,9 @@ def test_waiting_for_the_spare_ends_within_its_timeout(monkeypatch):
     assert wait_for_spare(timeout=1.0) is False
     assert time.perf_counter() - started < 1.5  # not 0.8 s and then a whole second more
     assert silent.poll() is not None and engine._spare is None  # the silent one was ended
+
+
+def test_the_program_does_not_see_the_engines_glibc_settings():
+    assert "MALLOC_TRIM_THRESHOLD_" not in os.environ  # the user set none here
+    cap = capture_isolated("import os\nprint(sorted(k for k in os.environ if k.startswith(('MALLOC_', 'GRADEXPLORER_'))))\n")
+    assert cap.ok and cap.stdout == "[]\n"

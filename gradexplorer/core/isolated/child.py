@@ -124,7 +124,20 @@ def _give_back_heap() -> None:
         pass
 
 
+def _hide_our_settings() -> None:
+    """Take the glibc settings the engine added out of ``os.environ``.
+
+    glibc read them when this process started; the program should see the
+    environment it would see in the app, and the processes it starts should
+    not inherit a heap that is never given back.
+    """
+    added = os.environ.pop("GRADEXPLORER_MALLOC_ADDED", "")
+    for name in filter(None, added.split(",")):
+        os.environ.pop(name, None)
+
+
 def main(argv: list[str]) -> int:
+    _hide_our_settings()
     from ..capture.run import capture
     from ..analysis.gradient_flow import parameter_gradients
     from ..collector import freeze_after_pauses, paused_collection

@@ -91,9 +91,14 @@ def _prefault_bytes() -> int:
     return min(_last_need, limit // 4) if limit else 0
 
 
+#: Names of the :data:`_MALLOC_ENV` settings the engine added (the child takes them out of the program's sight).
+MALLOC_ADDED = "GRADEXPLORER_MALLOC_ADDED"
+
+
 def _child_environment() -> dict[str, str]:
     """The child's environment: ours, unbuffered, with :data:`_MALLOC_ENV` where the user set nothing else."""
-    return {**_MALLOC_ENV, **os.environ, "PYTHONUNBUFFERED": "1"}
+    added = [name for name in _MALLOC_ENV if name not in os.environ]
+    return {**_MALLOC_ENV, **os.environ, "PYTHONUNBUFFERED": "1", MALLOC_ADDED: ",".join(added)}
 
 
 def _spawn() -> subprocess.Popen:
