@@ -77,7 +77,7 @@ LATE_STATS_LIMIT = 60.0
 _spare_lock = threading.Lock()
 
 
-#: Memory the last isolated run needed beyond the child's imports (bytes; the child's ``need``).
+#: The heap the last isolated run needed (bytes: the child's ``need``, see ``child._next_prefault``).
 _last_need = 0
 #: glibc settings of the child (unless the user set them): blocks under 32 MB come from the heap, and the heap
 #: is not given back to the kernel while the process lives (it is one run long). Together they let the memory
