@@ -196,7 +196,7 @@ def main(argv: list[str]) -> int:
 
     # As in the app: the objects the graph build made are frozen, not traversed by a collection, when it ends.
     freeze_after_pauses()
-    # The program's objects are never freed (this process ends with os._exit): a tenth of a second saved.
+    # The program's objects are never freed (this process ends with os._exit): 0.03 s saved at 10k nodes.
     leftovers: list = []
     cap = capture(job["code"], device=job["device"], filename=filename,
                   on_output=lambda stream, text: emit({"out": stream, "text": text}), leftovers=leftovers)
