@@ -92,7 +92,8 @@ def main(argv=None) -> int:
     print(f"thread mode      {spread(thread_s)} s")
     print(f"isolated process {spread(isolated_s)} s   (last run: in the child run {phases.get('run', 0):.2f} s, "
           f"build {phases.get('build', 0):.2f} s, hand-over write {phases.get('hand-over write', 0):.2f} s; "
-          f"in the app hand-over read {phases.get('hand-over read', 0):.2f} s; "
+          f"in the app hand-over read {phases.get('hand-over read', 0):.2f} s, "
+          f"{phases.get('hand-over after write', 0):.2f} s of it after the write; "
           f"whole isolated capture {phases.get('isolated', 0):.2f} s)")
     ratio = statistics.median(ratios)
     met = ratio < TARGET_RATIO

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -111,6 +112,9 @@ class TensorSink:
         self.tensors: dict[str, torch.Tensor] = {}
         self.summarised = 0
         self.records: list[dict] = []
+        #: Records and table keys handed out by :meth:`take` (they number before :attr:`records`).
+        self.taken_records = 0
+        self._table_keys = 0
         self._numbers: dict[int, int] = {}
         self._stats: dict[int, dict] = {}
         self._kept_alive: list = []  # the objects whose ids key the two memos
@@ -160,7 +164,7 @@ class TensorSink:
                 self._first_awaiting.append((out, record))
             elif "norm" in out or not self.defer_stats:
                 self._awaiting_stats.append((out, record))
-        number = self._numbers[id(record)] = len(self.records)
+        number = self._numbers[id(record)] = self.taken_records + len(self.records)
         self.records.append(out)
         self._kept_alive.append(record)
         return number
@@ -207,6 +211,21 @@ class TensorSink:
             stats = record.stats
             out["stats"] = None if stats is None else self._stats_dict(stats)
 
+    def take(self) -> tuple[list[dict], dict[str, torch.Tensor]]:
+        """The records and table values encoded since the last call, leaving :attr:`records` and :attr:`tensors` empty.
+
+        For a document sent in parts (the isolated engine's hand-over,
+        :func:`~gradexplorer.core.io.session.write_capture_part`): numbers
+        and keys go on from where the last part ended, and a record met again
+        later is still its number, in the part that held it. The statistics
+        :meth:`fill_stats` would add are added first.
+        """
+        self.fill_stats()
+        records, tensors = self.records, self.tensors
+        self.taken_records += len(records)
+        self.records, self.tensors = [], {}
+        return records, tensors
+
     def late_stats_lines(self):
         """Compute the put-off statistics and yield them as JSON lines ``[record number, statistics]``.
 
@@ -234,7 +253,8 @@ class TensorSink:
         count = data.numel()
         if count <= self.budget:
             self.budget -= count
-            key = self._keys[view] = f"t{len(self.tensors)}"
+            key = self._keys[view] = f"t{self._table_keys}"
+            self._table_keys += 1
             self._kept_alive.append(data)  # its address keys the memo
             # No copy: records' values are frozen copies already, and the table is written from them.
             data = data.detach().resolve_conj().resolve_neg()
@@ -356,25 +376,50 @@ def encode_line(item: Any, sink: TensorSink) -> bytes:
         raise ValueError(f"cannot be saved as JSON: {exc}") from None
 
 
-def capture_to_dict(capture, *, sink: TensorSink | None = None) -> dict[str, Any]:
+#: Graph nodes per part of a document sent in parts (:func:`capture_to_dict`'s ``on_nodes``).
+NODES_PER_PART = 2000
+
+
+def capture_to_dict(capture, *, sink: TensorSink | None = None,
+                    on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None,
+                    nodes_per_part: int | None = None) -> dict[str, Any]:
     """The whole capture as a JSON-ready dict (see docs/capture-json.md).
 
     With ``sink``, tensor values go to its binary table (records carry a
     ``data`` key instead of ``values``), the graph nodes come first, and the
     items of ``nodes``, ``tensors`` and ``explanations`` are already JSON lines
     (``bytes``, :func:`encode_line`) for the session container.
+
+    With ``sink`` and ``on_nodes``, the graph nodes are not in the document:
+    every ``nodes_per_part`` (default :data:`NODES_PER_PART`) of them, and the last few, go to
+    ``on_nodes(node_lines, records, values)`` as soon as they are encoded,
+    with the records and table values they brought (:meth:`TensorSink.take`),
+    so that a reader can check them while the rest is written (the isolated
+    engine's hand-over). The document's ``records`` are then those that
+    came after the last part.
     """
     graph = capture.graph
     nodes = []
+    part: list[bytes] = []
+    per_part = nodes_per_part or NODES_PER_PART
     for node_id, attrs in graph.nodes(data=True):
         if sink is not None:
             # The path text follows from ``path_via``; the reader rebuilds it
             # (deep graphs would spend most of the document on it).
-            nodes.append(encode_line({"id": node_id, **attrs, "path": None}, sink))
+            line = encode_line({"id": node_id, **attrs, "path": None}, sink)
+            if on_nodes is None:
+                nodes.append(line)
+                continue
+            part.append(line)
+            if len(part) >= per_part:
+                on_nodes(part, *sink.take())
+                part = []
             continue
         item = {"id": node_id}
         item.update((key, to_jsonable(value, sink)) for key, value in attrs.items())
         nodes.append(item)
+    if part:
+        on_nodes(part, *sink.take())
     edges = [
         {"source": u, "target": v, "slot": d["slot"], "input_nr": d["input_nr"], "slots": list(d["slots"])}
         for u, v, d in graph.edges(data=True)

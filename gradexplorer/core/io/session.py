@@ -25,6 +25,15 @@ A session file (format 3) is a zip container with these members:
                         format (a bounded JSON header and raw little-endian
                         bytes: no code runs when it is read), stored.
 
+The isolated engine's hand-over sends the same container in parts, so that
+the app checks the graph while the child still writes it: each *part*
+(:func:`write_capture_part`, read by :func:`read_capture_part`) is a zip
+with ``records.jsonl``, ``nodes.jsonl`` and ``values.safetensors`` only,
+holding the next graph nodes with the records and values they brought first
+(numbers and table keys go on from part to part); the container that
+follows holds everything else, its ``nodes.jsonl`` empty and its
+``records.jsonl`` starting at the next number. The same checks read both.
+
 A 10,000-node transformer capture takes several times less space this way
 than as nested JSON number lists, and is written and read in C instead of by
 ``json`` walking millions of floats (``benchmarks/bench_responsiveness.py``
@@ -117,6 +126,8 @@ __all__ = [
     "load_session",
     "not_a_regular_file",
     "SESSION_SUFFIX",
+    "PartialCapture",
+    "read_capture_part",
     "read_session_bytes",
     "read_session_text",
     "save_session",
@@ -124,6 +135,7 @@ __all__ = [
     "session_to_bytes",
     "session_to_dict",
     "write_atomic",
+    "write_capture_part",
     "write_session_container",
 ]
 
@@ -196,13 +208,15 @@ def _budget_records(obj: Any, budget: list[int], summarised: list[int], file_val
 
 
 def session_to_dict(session: Session, *, file_values: int = DEFAULT_FILE_VALUES,
-                    sink: TensorSink | None = None) -> dict[str, Any]:
+                    sink: TensorSink | None = None, on_nodes=None) -> dict[str, Any]:
     """The session as a JSON-ready document (values within the file budget).
 
     Without ``sink`` values are inline JSON lists (format 1 style, readable by
     :func:`read_session_text`); with one they go to its binary table.
+    ``on_nodes`` sends the graph nodes ahead in parts (see
+    :func:`~gradexplorer.core.io.capture_json.capture_to_dict`).
     """
-    captured = capture_to_dict(session.capture, sink=sink)
+    captured = capture_to_dict(session.capture, sink=sink, on_nodes=on_nodes)
     if sink is None:
         budget, summarised = [file_values], [0]
         _budget_records(captured, budget, summarised, file_values)
@@ -340,7 +354,8 @@ def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES
 
 
 def write_session_container(session: Session, fh: BinaryIO, *, file_values: int = DEFAULT_FILE_VALUES,
-                            compress: bool = True, defer_stats: bool = False, stats_first=()) -> TensorSink:
+                            compress: bool = True, defer_stats: bool = False, stats_first=(),
+                            on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None) -> TensorSink:
     """Write the session as a format-3 container (the document, its long lists as JSON lines, the value table).
 
     Each item of the capture's long lists (:data:`_LINE_KEYS`: graph nodes,
@@ -360,7 +375,10 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
     out, for the returned sink's
     :meth:`~gradexplorer.core.io.capture_json.TensorSink.late_stats_lines`
     (the hand-over again: see :func:`add_late_stats`), except those of the
-    records in ``stats_first``.
+    records in ``stats_first``. ``on_nodes(node_lines, records, values)``
+    receives the graph nodes ahead of the container, a part at a time, with
+    the records and values they brought (the hand-over again: see
+    :func:`write_capture_part`); the container then holds the rest.
 
     Returns
     -------
@@ -368,7 +386,7 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
         What encoded the records.
     """
     sink = TensorSink(file_values, defer_stats=defer_stats, stats_first=stats_first)
-    doc = session_to_dict(session, file_values=file_values, sink=sink)
+    doc = session_to_dict(session, file_values=file_values, sink=sink, on_nodes=on_nodes)
     captured = doc["capture"]
     lists = {key: captured[key] for key in _LINE_KEYS if key in captured}
     if "modules" in lists:
@@ -384,6 +402,21 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
         values.compress_type = zipfile.ZIP_STORED
         _write_value_table(zf, values, sink.tensors)
     return sink
+
+
+def write_capture_part(fh: BinaryIO, node_lines: list[bytes], records: list[dict],
+                       values: dict[str, torch.Tensor]) -> None:
+    """One part of a container sent in parts (see the module docstring), stored, not deflated.
+
+    The arguments are what ``write_session_container(..., on_nodes=...)``
+    hands out; ``fh`` a seekable binary file opened for writing. The isolated
+    engine's child writes one per 2,000 graph nodes, and the app reads each
+    (:func:`read_capture_part`) while the child encodes the next.
+    """
+    with zipfile.ZipFile(fh, "w") as zf:
+        _write_lines(zf, _deflated(_line_member("records"), False), records)
+        _write_lines(zf, _deflated(_line_member("nodes"), False), node_lines)
+        _write_value_table(zf, _deflated(_VALUES, False), values)
 
 
 #: safetensors' name of each dtype the value table holds (``capture_json.VALUE_DTYPES``, complex pairs aside).
@@ -681,7 +714,7 @@ def record_from_dict(d, path) -> TensorRecord | None:
 
 
 #: The document's record list being read (format 3), for record_from_dict.
-_RECORDS: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("gradexplorer_records", default=None)
+_RECORDS: contextvars.ContextVar[tuple | list | None] = contextvars.ContextVar("gradexplorer_records", default=None)
 #: The value table of the container being read (format 2), for record_from_dict.
 _TABLE: contextvars.ContextVar[dict | None] = contextvars.ContextVar("gradexplorer_value_table", default=None)
 
@@ -866,38 +899,76 @@ def _each(items: list, *, consume: bool):
         yield i, item
 
 
-def capture_from_dict(doc: dict, *, consume: bool = False, records_out: list | None = None) -> Capture:
-    """Rebuild a :class:`Capture` from its JSON form (see docs/capture-json.md).
+@dataclass
+class PartialCapture:
+    """What the parts of a container sent in parts gave so far (see :func:`read_capture_part`).
 
-    With ``consume`` the document's long lists are emptied while they are
-    read (see :func:`_each`): for a caller that does not need them again.
-    ``records_out`` receives the document's tensor records in their order
-    (format 3), for :func:`add_late_stats`.
+    The records in their numbers' order, the graph with the nodes read, the
+    value table's tensors and the bytes unpacked (all parts and the container
+    together stay under the file limit). Mutable: the reader adds to it.
     """
-    doc = _R.obj(doc, "capture")
-    records = None
-    if "records" in doc:
-        records = tuple(record_from_dict(_R.obj(r, f"capture.records[{i}]"), f"capture.records[{i}]")
-                        for i, r in _each(_R.list_(doc["records"], "capture.records"), consume=consume))
-        if records_out is not None:
-            records_out.extend(records)
-    token = _RECORDS.set(records)
-    try:
-        return _capture_from_dict(doc, consume)
-    finally:
-        _RECORDS.reset(token)
+
+    records: list = field(default_factory=list)
+    graph: CaptureGraph = field(default_factory=CaptureGraph)
+    table: dict = field(default_factory=dict)
+    size: int = 0
+
+    def add_table(self, table: dict, name: str) -> None:
+        """Add a part's value table; a key that an earlier part had is refused (it would replace values)."""
+        twice = table.keys() & self.table.keys()
+        if twice:
+            raise DocumentError(f"{name} holds the values {sorted(twice)[0]!r} a second time")
+        self.table.update(table)
 
 
-def _capture_from_dict(doc: dict, consume: bool) -> Capture:
-    graph = CaptureGraph()
-    nodes = _R.list_(_R.key(doc, "nodes", "capture"), "capture.nodes")
+def _read_records(items: list, records: list, consume: bool) -> None:
+    """Check each JSON record of ``items`` and append it to ``records`` (numbered on from those there)."""
+    start = len(records)
+    for i, r in _each(items, consume=consume):
+        p = f"capture.records[{start + i}]"
+        records.append(record_from_dict(_R.obj(r, p), p))
+
+
+def _add_nodes(graph: CaptureGraph, nodes: list, consume: bool) -> None:
+    """Check each JSON graph node of ``nodes`` and add it to ``graph`` (numbered on from those there)."""
+    start = graph.number_of_nodes()
     for i, node in _each(nodes, consume=consume):
-        p = f"capture.nodes[{i}]"
+        p = f"capture.nodes[{start + i}]"
         node = _R.obj(node, p)
         node_id = _R.str_(_R.key(node, "id", p), f"{p}.id")
         if node_id in graph:
             raise DocumentError(f"not a valid session: node id {node_id!r} appears twice")
         graph.add_node(node_id, **_node_attrs(node, p))
+
+
+def capture_from_dict(doc: dict, *, consume: bool = False, records_out: list | None = None,
+                      partial: PartialCapture | None = None) -> Capture:
+    """Rebuild a :class:`Capture` from its JSON form (see docs/capture-json.md).
+
+    With ``consume`` the document's long lists are emptied while they are
+    read (see :func:`_each`): for a caller that does not need them again.
+    ``records_out`` receives the document's tensor records in their order
+    (format 3), for :func:`add_late_stats`. ``partial`` holds the records
+    and graph nodes that parts sent ahead of this document (its records
+    number on from those, its nodes join that graph).
+    """
+    doc = _R.obj(doc, "capture")
+    records = None
+    if "records" in doc:
+        records = [] if partial is None else list(partial.records)
+        _read_records(_R.list_(doc["records"], "capture.records"), records, consume)
+        records = tuple(records)
+        if records_out is not None:
+            records_out.extend(records)
+    token = _RECORDS.set(records)
+    try:
+        return _capture_from_dict(doc, consume, CaptureGraph() if partial is None else partial.graph)
+    finally:
+        _RECORDS.reset(token)
+
+
+def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture:
+    _add_nodes(graph, _R.list_(_R.key(doc, "nodes", "capture"), "capture.nodes"), consume)
     for i, edge in _each(_R.list_(doc.get("edges", []), "capture.edges"), consume=consume):
         p = f"capture.edges[{i}]"
         edge = _R.obj(edge, p)
@@ -1062,8 +1133,14 @@ def _upgrade(doc: dict) -> dict:
 
 
 def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = MAX_FILE_BYTES,
-                       records_out: list | None = None) -> Session:
-    """Read a session from its bytes: a format-2/3 container, or format-1 / capture document JSON text."""
+                       records_out: list | None = None, partial: PartialCapture | None = None) -> Session:
+    """Read a session from its bytes: a format-2/3 container, or format-1 / capture document JSON text.
+
+    ``partial``: what the parts sent ahead of this container gave
+    (:func:`read_capture_part`); it is used up.
+    """
+    if partial is not None and data[:4] != b"PK\x03\x04":
+        raise DocumentError(f"{name} is not a session container")
     if data[:4] != b"PK\x03\x04":
         try:
             text = data.decode("utf-8")
@@ -1075,7 +1152,7 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
             members = {info.filename: info for info in zf.infolist()}
             if _DOCUMENT not in members:
                 raise DocumentError(f"{name} is a zip file but not a gradexplorer session (no {_DOCUMENT} in it)")
-            total = sum(info.file_size for info in members.values())
+            total = sum(info.file_size for info in members.values()) + (0 if partial is None else partial.size)
             if total > max_bytes:
                 raise DocumentError(f"{name} unpacks to {total / 2**20:,.0f} MiB; sessions larger than "
                                     f"{max_bytes / 2**20:,.0f} MiB are not opened")
@@ -1092,13 +1169,70 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
             table = safetensors.torch.load(raw)
         except Exception as exc:  # noqa: BLE001 - safetensors raises its own error types
             raise DocumentError(f"{name}: the value table is damaged ({type(exc).__name__}: {exc})") from None
+    if partial is not None:
+        partial.add_table(table, name)
+        table = partial.table
     if "modules" in lists:
         lists["modules"] = _nested_modules(lists["modules"], _line_member("modules"))
     token = _TABLE.set(table)
     try:
-        return read_session_text(text, lists=lists, records_out=records_out)
+        return read_session_text(text, lists=lists, records_out=records_out, partial=partial)
     finally:
         _TABLE.reset(token)
+
+
+#: The members of a part (:func:`write_capture_part`).
+_PART_MEMBERS = frozenset({_line_member("records"), _line_member("nodes"), _VALUES})
+
+
+def read_capture_part(data: bytes, partial: PartialCapture, *, name: str = "the part",
+                      max_bytes: int = MAX_FILE_BYTES) -> None:
+    """Check one part of a container sent in parts (:func:`write_capture_part`) and add it to ``partial``.
+
+    The records, nodes and values go through the same checks as a whole
+    file's; the container that ends the parts is then read with
+    ``read_session_bytes(..., partial=partial)``.
+
+    Raises
+    ------
+    DocumentError
+        As :func:`read_session_bytes` does; ``partial`` is then of no use.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = zf.infolist()
+            if {info.filename for info in infos} != _PART_MEMBERS or len(infos) != len(_PART_MEMBERS):
+                raise DocumentError(f"{name} is not a part of a session container (its members are "
+                                    f"{sorted(info.filename for info in infos)[:5]})")
+            partial.size += sum(info.file_size for info in infos)
+            if partial.size > max_bytes:
+                raise DocumentError(f"{name} brings the capture past {max_bytes / 2**20:,.0f} MiB; sessions "
+                                    f"larger than that are not opened")
+            records = _read_lines(zf, "records", name)
+            nodes = _read_lines(zf, "nodes", name)
+            raw = zf.read(_VALUES)
+    except DocumentError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - as in read_session_bytes: one clear sentence
+        raise DocumentError(f"{name} is a damaged part of a session container ({type(exc).__name__}: {exc})") from None
+    try:
+        table = safetensors.torch.load(raw)
+    except Exception as exc:  # noqa: BLE001 - safetensors raises its own error types
+        raise DocumentError(f"{name}: the value table is damaged ({type(exc).__name__}: {exc})") from None
+    partial.add_table(table, name)
+    table_token, records_token = _TABLE.set(partial.table), _RECORDS.set(partial.records)
+    try:
+        _read_records(records, partial.records, consume=True)
+        _add_nodes(partial.graph, nodes, consume=True)
+    except DocumentError as exc:
+        raise DocumentError(f"{name}: {exc}") from None
+    except RecursionError:
+        raise DocumentError(f"{name}: not a valid session: the document is nested too deeply") from None
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:  # as in read_session_text
+        raise DocumentError(f"{name}: not a valid session: {type(exc).__name__}: {exc}") from None
+    finally:
+        _TABLE.reset(table_token)
+        _RECORDS.reset(records_token)
 
 
 def _read_lines(zf: zipfile.ZipFile, key: str, name: str) -> list:
@@ -1167,12 +1301,14 @@ def _json_int(text: str) -> int:
     return value
 
 
-def read_session_text(text: str, *, lists: dict[str, list] | None = None, records_out: list | None = None) -> Session:
+def read_session_text(text: str, *, lists: dict[str, list] | None = None, records_out: list | None = None,
+                      partial: PartialCapture | None = None) -> Session:
     """Parse and validate session JSON text (never executes anything).
 
     ``lists`` are the capture lists of a format-2/3 container read from their
     own members (``{"nodes": [...], ...}``); the document names those members
-    in ``capture.members``.
+    in ``capture.members``; ``partial`` what parts sent ahead of them
+    (:func:`read_capture_part`).
     """
     try:
         doc = json.loads(text, parse_int=_json_int)
@@ -1191,7 +1327,7 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None, record
             _join_lists(_R.obj(_R.key(doc, "capture", ""), "capture"), lists)
         view = _R.obj(doc.get("view", {}), "view")
         capture = capture_from_dict(_R.key(doc, "capture", ""), consume=True,  # doc is ours
-                                    records_out=records_out)
+                                    records_out=records_out, partial=partial)
         zoom = _R.num(view.get("zoom"), "view.zoom", optional=True)
         return Session(
             code=_R.str_(_R.key(doc, "code", ""), "code"),
@@ -1235,11 +1371,11 @@ def not_a_regular_file(info: os.stat_result) -> str:
 
 
 def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES,
-                 records_out: list | None = None) -> Session:
+                 records_out: list | None = None, partial: PartialCapture | None = None) -> Session:
     """Open a session file without running its code.
 
     ``records_out`` receives the file's tensor records in their order (see
-    :func:`add_late_stats`).
+    :func:`add_late_stats`); ``partial``: see :func:`read_session_bytes`.
 
     Raises
     ------
@@ -1264,7 +1400,8 @@ def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES,
     except OSError as exc:
         raise DocumentError(f"cannot read {path.name}: {exc.strerror or exc}") from None
     with paused_collection():  # as in save_session
-        return read_session_bytes(data, name=path.name, max_bytes=max_bytes, records_out=records_out)
+        return read_session_bytes(data, name=path.name, max_bytes=max_bytes, records_out=records_out,
+                                  partial=partial)
 
 
 def add_late_stats(records: list, lines: bytes, *, name: str = "the statistics") -> int:

@@ -18,7 +18,10 @@ codec as any file the user opens (nothing is unpickled). Then:
   torch's own out-of-memory error at the program's line.
 
 What it costs: the capture is written and read as a session file, and a
-process has to import torch (about two seconds). The second part is done
+process has to import torch (about two seconds). The file's graph nodes
+come ahead of it in parts of 2,000 (:func:`~gradexplorer.core.io.session.write_capture_part`),
+which the parent checks on the other core while the child writes the rest,
+so that the reading mostly overlaps the writing. The import is done
 ahead: after each isolated run a *spare* child is started that imports
 everything and waits for the next job (:func:`discard_spare` ends it; it
 also ends with the app). Of the first part, the statistics of the records
@@ -57,7 +60,7 @@ from ..capture.devices import resolve_device
 from ..capture.run import Capture, versions
 from ..graph.build import CaptureGraph
 from ..collector import paused_collection
-from ..io.session import add_late_stats, load_session
+from ..io.session import PartialCapture, add_late_stats, load_session, not_a_regular_file, read_capture_part
 from ..records.errors import DocumentError, ErrorReport
 from ..records.tensors import LateStats
 
@@ -234,7 +237,39 @@ def _finish(process: subprocess.Popen, readers: list[threading.Thread]) -> None:
         reader.join(5)
 
 
-def _read_handover(job: dict, state: dict, started: float) -> tuple[Capture | None, str, LateStats, list]:
+class _Parts:
+    """The parts of the child's hand-over read so far (the graph nodes sent ahead of its file)."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern  # the job's ``part_path``: part i is pattern.format(i)
+        self.partial = PartialCapture()
+        self.read = 0
+        self.seconds = 0.0
+        self.refused = ""
+
+    def read_announced(self, announced: int) -> None:
+        """Check every part the child said it wrote (``announced`` of them), in order, until one is refused.
+
+        The parent names each part's file itself; the child only says how many there are.
+        """
+        while not self.refused and self.read < announced:
+            begun = time.perf_counter()
+            path = Path(self.pattern.format(self.read))
+            name = f"part {self.read + 1} of the program's capture"
+            try:
+                problem = not_a_regular_file(path.stat())  # a FIFO would block the reading forever
+                if problem:
+                    raise DocumentError(f"{name} is {problem}")
+                with paused_collection():  # thousands of new objects next to the app's (as load_session)
+                    read_capture_part(path.read_bytes(), self.partial, name=name)
+            except (DocumentError, OSError) as exc:
+                self.refused = f"the program's process sent a capture that cannot be read: {exc}"
+            self.read += 1
+            self.seconds += time.perf_counter() - begun
+
+
+def _read_handover(job: dict, state: dict, started: float,
+                   parts: _Parts) -> tuple[Capture | None, str, LateStats, list]:
     """The child's capture, its records without values or statistics waiting for those.
 
     ``(capture, "", late, records)``: ``records`` are the document's, in
@@ -244,15 +279,16 @@ def _read_handover(job: dict, state: dict, started: float) -> tuple[Capture | No
     reading = time.perf_counter()
     records: list = []
     try:
-        capture = load_session(job["result_path"], records_out=records).capture
+        capture = load_session(job["result_path"], records_out=records, partial=parts.partial).capture
     except DocumentError as exc:  # a child that wrote something we refuse: say so, keep the output
         return None, f"the program's process sent a capture that cannot be read: {exc}", LateStats(), []
     late = LateStats()
     for record in records:
         record.await_stats(late)
     now = time.perf_counter()
-    timings = {**capture.timings, "hand-over write": state["write"], "hand-over read": now - reading,
-               "isolated": now - started}
+    # "hand-over read": the parent's time on the parts (while the child wrote) and on the file after them.
+    timings = {**capture.timings, "hand-over write": state["write"], "hand-over read": now - reading + parts.seconds,
+               "hand-over after write": now - reading, "isolated": now - started}
     return replace(capture, timings=timings), "", late, records
 
 
@@ -350,6 +386,7 @@ def capture_isolated(
     try:
         job = {"code": code, "device": device, "filename": filename, "memory_limit": memory_limit,
                "result_path": str(folder / "result.gxsession"), "stats_path": str(folder / "stats.jsonl"),
+               "part_path": str(folder / "part-{}.gxpart"),
                "fault_path": str(folder / "fault.txt")}
         job["cwd"] = os.getcwd()
         (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
@@ -357,7 +394,8 @@ def capture_isolated(
         # Open until the capture is read: the next line tells the child to compute the statistics.
         _send(process, (str(folder / "job.json") + "\n").encode("utf-8"))
         out: dict[str, list[str]] = {"stdout": [], "stderr": []}
-        state: dict = {"written": False, "done": False, "stopped": False, "exit_line": None}
+        state: dict = {"written": False, "done": False, "stopped": False, "exit_line": None, "parts": 0}
+        news = threading.Event()  # the child said something the waiting loop acts on
         child_stderr: list[str] = []
 
         def read_channel() -> None:
@@ -378,10 +416,15 @@ def capture_isolated(
                     pass
                 elif "exit_line" in message:
                     state["exit_line"] = (message["exit_line"], message.get("code", 0))
+                elif "part" in message:
+                    if type(message["part"]) is int:
+                        state["parts"] = max(state["parts"], message["part"])
+                        news.set()
                 elif message.get("written"):
                     write = message.get("write")
                     state["write"] = float(write) if type(write) in (int, float) else 0.0
                     state["written"] = True
+                    news.set()
                 elif message.get("done"):
                     stats = message.get("stats")
                     state["stats"] = float(stats) if type(stats) in (int, float) else 0.0
@@ -400,28 +443,42 @@ def capture_isolated(
         for reader in readers:
             reader.start()
 
+        parts = _Parts(job["part_path"])
+
         def wait_for(key: str) -> bool:
-            """Poll until the child says ``key``; False when it ended first, or Stop killed it."""
+            """Poll until the child says ``key``, reading the parts it sends meanwhile; False when it ended
+            first, or Stop killed it."""
             while process.poll() is None and not state[key]:
+                if parts.refused:  # no use waiting for the rest
+                    return False
                 if should_stop is not None and should_stop():
                     process.kill()  # at once, even inside a native op
                     process.wait()
                     state["stopped"] = True
                     return False
-                time.sleep(_POLL)
+                news.clear()
+                if parts.read < state["parts"]:  # one part (a twentieth of a second), then look at Stop again
+                    parts.read_announced(parts.read + 1)
+                    continue
+                news.wait(_POLL)
             if not state[key]:  # it ended: its last lines may still be on their way through the pipe
                 readers[0].join(5)
+            if state[key]:
+                parts.read_announced(state["parts"])  # those announced before it said ``key``
             return state[key]
 
         base = Capture(code=code, filename=filename, device=device, graph=CaptureGraph(), stdout="",
                        stderr="", executed=True, versions=versions())
         result_path = Path(job["result_path"])
-        # Read the capture as soon as the child says it is written (a process that held a few GB takes a
+        # Read the graph's parts as the child announces them, and the rest as soon as it says it is written
+        # (a process that held a few GB takes a
         # tenth of a second to end, which the parent spends reading instead). Then the child computes the
         # statistics the file left out, while the app lays out and shows the picture: after the reading,
         # not during it (on two cores the two slowed each other down by a third).
-        if wait_for("written") and result_path.exists():
-            capture, refused, late, records = _read_handover(job, state, started)
+        written = wait_for("written")
+        refused = parts.refused
+        if written and not refused and result_path.exists():
+            capture, refused, late, records = _read_handover(job, state, started, parts)
             if capture is not None:
                 global _late_stats
                 _late_stats = threading.Thread(target=_receive_late_stats, name="gradexplorer-late-stats",
@@ -430,6 +487,7 @@ def capture_isolated(
                 _late_stats.start()
                 folder = None  # the thread removes it
                 return capture
+        if refused:
             process.kill()
             _finish(process, readers)
             _start_spare()
