@@ -76,8 +76,8 @@ MUTANTS = (
            also=(("gradexplorer/core/records/tensors.py", "        t = t.resolve_conj().resolve_neg()\n        alias = True\n",
                   "        pass\n"),)),
     Mutant("session values read without the table", "gradexplorer/core/io/session.py",
-           "        return read_session_text(text, lists=lists, records_out=records_out)",
-           "        return read_session_text(text, records_out=records_out)",
+           "        return read_session_text(text, lists=lists, records_out=records_out, partial=partial)",
+           "        return read_session_text(text, records_out=records_out, partial=partial)",
            ("tests/core/test_session.py::test_session_file_is_a_container_with_a_value_table",)),
     Mutant("the capture graph caches views that refer back to it", "gradexplorer/core/graph/build.py",
            "    edges = property(lambda self: nx.reportviews.OutEdgeView(self), doc=\"The edges (a fresh view).\")\n"
