@@ -104,8 +104,13 @@ def test_a_capture_sent_in_parts_reads_back_as_the_whole_file(monkeypatch, per_p
     expected = _plain_grads()
     for name, grad in expected.items():
         node = got.graph.nodes[got.node_named(name if name == "big" else f"model.{name}")]
-        assert torch.allclose(node["grad"].data if node["grad"].data is not None else grad, grad)
-        assert node["grad"].shape == tuple(grad.shape)
+        record = node["grad"]
+        assert record.shape == tuple(grad.shape)
+        if record.data is not None:
+            assert torch.allclose(record.data, grad)
+        else:  # past the value cap: its norm now (its statistics follow the hand-over), summed in float32
+            assert record.summary is None
+            assert record.known_norm == pytest.approx(grad.double().norm().item(), rel=1e-5)
 
 
 def _parts(monkeypatch, per_part: int = 5) -> tuple[list[bytes], bytes]:

@@ -457,7 +457,7 @@ def capture_isolated(
                     state["stopped"] = True
                     return False
                 news.clear()
-                if parts.read < state["parts"]:  # one part (a twentieth of a second), then look at Stop again
+                if parts.read < state["parts"]:  # one part (about 0.1 s), then look at Stop again
                     parts.read_announced(parts.read + 1)
                     continue
                 news.wait(_POLL)
