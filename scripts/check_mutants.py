@@ -279,6 +279,15 @@ MUTANTS = (
            "        self.fill_stats()\n        records, tensors = self.records, self.tensors",
            "        records, tensors = self.records, self.tensors",
            ("tests/core/test_handover_parts.py::test_a_capture_sent_in_parts_reads_back_as_the_whole_file",)),
+    Mutant("the collector is paused part by part", "gradexplorer/core/isolated/engine.py",
+           "                if self.read == 0:\n                    self._pause.enter_context(paused_collection())\n"
+           "                read_capture_part(path.read_bytes(), self.partial, name=name)",
+           "                with paused_collection():\n"
+           "                    read_capture_part(path.read_bytes(), self.partial, name=name)",
+           ("tests/core/test_handover_parts.py::test_the_collector_stays_paused_from_the_first_part_to_the_end_of_the_hand_over",)),
+    Mutant("the collector stays paused after the hand-over", "gradexplorer/core/isolated/engine.py",
+           "        if parts is not None:\n            parts.release()\n", "        pass\n",
+           ("tests/core/test_handover_parts.py::test_the_collector_runs_again_when_an_isolated_run_ends",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -42,6 +42,7 @@ prints the cost beside thread mode.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import re
@@ -238,7 +239,18 @@ def _finish(process: subprocess.Popen, readers: list[threading.Thread]) -> None:
 
 
 class _Parts:
-    """The parts of the child's hand-over read so far (the graph nodes sent ahead of its file)."""
+    """The parts of the child's hand-over read so far (the graph nodes sent ahead of its file).
+
+    The cyclic collector is paused from the first part until :meth:`release`
+    (after the file that follows them is read, or when the run ends
+    otherwise): the hand-over, not the program, so a few seconds at most.
+    Paused part by part, the objects of the parts read so far piled up in the
+    collector's middle generation, and its collections (every tenth young one)
+    traversed all of them with the GIL held: the GUI thread stalled for
+    130-160 ms, several times during a 50,000-node hand-over. Left in one
+    pause, they are frozen when it ends, as a session read in one go is
+    (:func:`~gradexplorer.core.collector.freeze_after_pauses`).
+    """
 
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern  # the job's ``part_path``: part i is pattern.format(i)
@@ -246,6 +258,11 @@ class _Parts:
         self.read = 0
         self.seconds = 0.0
         self.refused = ""
+        self._pause = contextlib.ExitStack()
+
+    def release(self) -> None:
+        """End the collector's pause (idempotent)."""
+        self._pause.close()
 
     def read_announced(self, announced: int) -> None:
         """Check every part the child said it wrote (``announced`` of them), in order, until one is refused.
@@ -260,8 +277,9 @@ class _Parts:
                 problem = not_a_regular_file(path.stat())  # a FIFO would block the reading forever
                 if problem:
                     raise DocumentError(f"{name} is {problem}")
-                with paused_collection():  # thousands of new objects next to the app's (as load_session)
-                    read_capture_part(path.read_bytes(), self.partial, name=name)
+                if self.read == 0:
+                    self._pause.enter_context(paused_collection())
+                read_capture_part(path.read_bytes(), self.partial, name=name)
             except (DocumentError, OSError) as exc:
                 self.refused = f"the program's process sent a capture that cannot be read: {exc}"
             self.read += 1
@@ -383,6 +401,7 @@ def capture_isolated(
         memory_limit = default_memory_limit()
     folder = Path(tempfile.mkdtemp(prefix="gradexplorer-isolated-"))
     started = time.perf_counter()
+    parts = None
     try:
         job = {"code": code, "device": device, "filename": filename, "memory_limit": memory_limit,
                "result_path": str(folder / "result.gxsession"), "stats_path": str(folder / "stats.jsonl"),
@@ -506,5 +525,7 @@ def capture_isolated(
         return replace(base, error=_crash_report(process.returncode, state["exit_line"], fault,
                                                  "".join(child_stderr), filename))
     finally:
+        if parts is not None:
+            parts.release()
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
