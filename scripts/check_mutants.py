@@ -288,6 +288,10 @@ MUTANTS = (
     Mutant("the collector stays paused after the hand-over", "gradexplorer/core/isolated/engine.py",
            "        if parts is not None:\n            parts.release()\n", "        pass\n",
            ("tests/core/test_handover_parts.py::test_the_collector_runs_again_when_an_isolated_run_ends",)),
+    Mutant("a child that dies after some parts is read as if it had finished", "gradexplorer/core/isolated/engine.py",
+           "        if written and not refused and result_path.exists():",
+           "        if (written or parts.read) and not refused and result_path.exists():",
+           ("tests/core/test_handover_parts.py::test_a_child_that_dies_between_two_parts_is_a_crash_report_with_its_line",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

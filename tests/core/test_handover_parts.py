@@ -343,3 +343,24 @@ def test_the_collector_runs_again_when_an_isolated_run_ends(monkeypatch):
     cap = capture_isolated("(torch.ones(3, requires_grad=True) * 2).sum().backward()\n")
     assert cap.ok and readers and readers[0].read == 1
     assert gc.isenabled()
+
+
+def test_a_child_that_dies_between_two_parts_is_a_crash_report_with_its_line():
+    cap = capture_isolated(textwrap.dedent("""\
+        # This child sends one part of the capture, then crashes in native code while encoding the next.
+        import ctypes
+        from gradexplorer.core.io import capture_json
+        capture_json.NODES_PER_PART = 1
+        taken = capture_json.TensorSink.take
+        def crashing_take(self, _calls=[0]):
+            _calls[0] += 1
+            if _calls[0] > 1:
+                ctypes.string_at(0)
+            return taken(self)
+        capture_json.TensorSink.take = crashing_take
+        print("ran")
+        (torch.ones(3, requires_grad=True) * 2).sum().backward()
+    """))
+    assert (cap.error.kind, cap.error.exc_type, cap.error.line) == ("crashed", "SIGSEGV", 9)
+    assert cap.stdout == "ran\n" and cap.graph.number_of_nodes() == 0
+    assert gc.isenabled()
