@@ -254,7 +254,7 @@ MUTANTS = (
            "    _hide_our_settings()\n", "    pass\n",
            ("tests/core/test_isolated.py::test_the_program_does_not_see_the_engines_glibc_settings",)),
     Mutant("the child sends the graph in one file, no parts ahead", "gradexplorer/core/isolated/child.py",
-           "on_nodes=send_part if job.get(\"part_path\") else None)", "on_nodes=None)",
+           "on_nodes=send_part)", "on_nodes=None)",
            ("tests/core/test_handover_parts.py::test_the_app_reads_the_parts_while_the_child_still_writes",)),
     Mutant("the app reads the parts only once the file is written", "gradexplorer/core/isolated/engine.py",
            "                if parts.read < state[\"parts\"]:  # one part", "                if False:  # one part",

@@ -381,8 +381,7 @@ NODES_PER_PART = 2000
 
 
 def capture_to_dict(capture, *, sink: TensorSink | None = None,
-                    on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None,
-                    nodes_per_part: int | None = None) -> dict[str, Any]:
+                    on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None) -> dict[str, Any]:
     """The whole capture as a JSON-ready dict (see docs/capture-json.md).
 
     With ``sink``, tensor values go to its binary table (records carry a
@@ -391,7 +390,7 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None,
     (``bytes``, :func:`encode_line`) for the session container.
 
     With ``sink`` and ``on_nodes``, the graph nodes are not in the document:
-    every ``nodes_per_part`` (default :data:`NODES_PER_PART`) of them, and the last few, go to
+    every :data:`NODES_PER_PART` of them, and the last few, go to
     ``on_nodes(node_lines, records, values)`` as soon as they are encoded,
     with the records and table values they brought (:meth:`TensorSink.take`),
     so that a reader can check them while the rest is written (the isolated
@@ -401,7 +400,6 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None,
     graph = capture.graph
     nodes = []
     part: list[bytes] = []
-    per_part = nodes_per_part or NODES_PER_PART
     for node_id, attrs in graph.nodes(data=True):
         if sink is not None:
             # The path text follows from ``path_via``; the reader rebuilds it
@@ -411,7 +409,7 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None,
                 nodes.append(line)
                 continue
             part.append(line)
-            if len(part) >= per_part:
+            if len(part) >= NODES_PER_PART:
                 on_nodes(part, *sink.take())
                 part = []
             continue

@@ -10,10 +10,10 @@ standard output, one JSON object per line:
 * ``{"ready": true}``: the imports are done, the child waits for its job;
 * ``{"out": "stdout" | "stderr", "text": ...}``: the program printed;
 * ``{"exit_line": k, "code": n}``: the program called ``os._exit(n)`` at line k;
-* ``{"part": n}``: the ``n``-th part of the capture's graph nodes is written
-  (``job["part_path"]``, numbered from 0: see
+* ``{"part": n}``: ``n`` parts of the capture's graph nodes are written, the
+  files ``job["part_path"]`` formatted with 0 to ``n - 1`` (see
   :func:`~gradexplorer.core.io.session.write_capture_part`); the parent
-  checks it while the child writes the next;
+  checks each while the child writes the next;
 * ``{"written": true, "write": s}``: the capture is in the session file (written in ``s`` seconds),
   without the statistics of records saved without values; the child then
   waits for the parent's next line (``--wait`` mode) before computing them;
@@ -225,7 +225,7 @@ def main(argv: list[str]) -> int:
     with paused_collection():
         with open(job["result_path"], "wb") as fh:
             sink = write_session_container(session, fh, compress=False, defer_stats=True, stats_first=first,
-                                           on_nodes=send_part if job.get("part_path") else None)
+                                           on_nodes=send_part)
         emit({"written": True, "write": time.perf_counter() - started})
         if go is not None:
             go.readline()  # the parent has read the capture (or went away: its end of the pipe closed)
