@@ -15,12 +15,22 @@ scalar ops) scaled to about N autograd nodes it measures, in this process:
 * ``whole``: the whole post-run build, per node: everything
   :func:`~gradexplorer.capture` does after the program ends (graph, tensor
   records, named tensors, module audit, explanations), measured as its wall
-  time minus ``run``;
+  time minus ``run``. Called as the app's worker calls it: the capture is
+  frozen out of later collections (``freeze_result``, with
+  :func:`~gradexplorer.core.collector.freeze_after_pauses` on) and the
+  program's objects are freed after the timing (``leftovers``; the worker
+  frees them once the picture is on its way). ``--library`` calls it as a
+  library does, with neither (a young collection and those deallocations
+  inside the timing);
 * the phases inside it, per node: ``graph`` (walking ``next_functions`` and
   assembling the networkx graph) and ``snap`` (turning the tensors kept
   during the run into records);
 * ``walk``: a bare iterative ``next_functions`` walk of the same graph, per
-  node, the floor any graph builder pays; ``graph/walk`` compares the two.
+  node, the floor any graph builder pays; ``graph/walk`` compares the two;
+* ``floor/plain``: the same program under a torch function mode that does
+  nothing, with a hook that does nothing on every node of each backward
+  pass: the least a capture that sees every op and every node's gradient
+  costs through PyTorch's Python API, beside ``run/plain``.
 
 Every figure is the median of ``--repeat`` runs (default 5), after one
 warm-up pair; ``run/plain`` and ``whole`` also print their spread (min..max).
@@ -40,8 +50,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import torch  # noqa: E402
+from torch.overrides import TorchFunctionMode  # noqa: E402
 
 from gradexplorer import capture  # noqa: E402
+from gradexplorer.core.capture.run import release_leftovers  # noqa: E402
+from gradexplorer.core.collector import collect_frozen, freeze_after_pauses  # noqa: E402
 
 TARGET_RUN_RATIO = 1.3
 #: Longest chain the *plain* baseline survives here (see the skip message).
@@ -88,6 +101,44 @@ y.backward()
 WORKLOADS = {"mlp": mlp_code, "transformer": transformer_code, "chain": chain_code}
 
 
+class _HookFloor(TorchFunctionMode):
+    """A mode that only passes calls on, and hooks every node of a backward pass with a hook that does nothing."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func is not torch.Tensor.backward:
+            return func(*args, **kwargs)
+        handles, seen, stack = [], set(), [args[0].grad_fn]
+        while stack:
+            node = stack.pop()
+            if node is None or node in seen:
+                continue
+            seen.add(node)
+            handles.append(node.register_hook(_nothing))
+            stack.extend(child for child, _ in node.next_functions)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            for handle in handles:
+                handle.remove()
+
+
+def _nothing(grad_inputs, grad_outputs) -> None:
+    return None
+
+
+def run_floor(code: str) -> float:
+    """Time ``code`` under :class:`_HookFloor` (see ``floor/plain`` in the module docstring)."""
+    namespace = {"__name__": "__main__", "torch": torch, "nn": torch.nn, "device": torch.device("cpu")}
+    program = compile(code, "<bench>", "exec")
+    start = time.perf_counter()
+    with _HookFloor():
+        exec(program, namespace)
+    seconds = time.perf_counter() - start
+    del namespace
+    return seconds
+
+
 def run_plain(code: str) -> tuple[float, dict]:
     namespace = {"__name__": "__main__", "torch": torch, "nn": torch.nn, "device": torch.device("cpu")}
     program = compile(code, "<bench>", "exec")
@@ -116,9 +167,9 @@ def bare_walk(roots) -> tuple[float, set]:
     return time.perf_counter() - start, seen
 
 
-def measure(name: str, nodes: int, repeat: int) -> dict:
+def measure(name: str, nodes: int, repeat: int, *, library: bool = False) -> dict:
     code = WORKLOADS[name](nodes)
-    ratios, plain, walk, runs, wholes, graphs, snaps, count = [], [], [], [], [], [], [], 0
+    ratios, floors, plain, walk, runs, wholes, graphs, snaps, count = [], [], [], [], [], [], [], [], 0
     # Plain and captured runs alternate, so that both see the same machine
     # state; the first pair warms up (imports, allocator, kernels) and is not kept.
     for index in range(repeat + 1):
@@ -129,9 +180,14 @@ def measure(name: str, nodes: int, repeat: int) -> dict:
         del namespace, root
         del walked  # after the tensors (see bare_walk)
         gc.collect()
+        floor_seconds = run_floor(code)
+        gc.collect()
+        leftovers: list = []
         started = time.perf_counter()
-        result = capture(code, filename="<bench>")
+        result = capture(code, filename="<bench>", freeze_result=not library,
+                         leftovers=None if library else leftovers)
         wall = time.perf_counter() - started
+        release_leftovers(leftovers)
         assert result.ok, result.error
         count = result.graph.number_of_nodes()
         if index:
@@ -139,10 +195,12 @@ def measure(name: str, nodes: int, repeat: int) -> dict:
             walk.append(walk_per_node)
             runs.append(result.timings["run"])
             ratios.append(result.timings["run"] / seconds)
+            floors.append(floor_seconds / seconds)
             wholes.append((wall - result.timings["run"]) / count)
             graphs.append(result.timings["graph"] / count)
             snaps.append(result.timings["snapshot"] / count)
         del result
+        collect_frozen()  # what this capture froze: the next pair starts from the same state
         gc.collect()
     return {
         "workload": name,
@@ -151,6 +209,7 @@ def measure(name: str, nodes: int, repeat: int) -> dict:
         "run_s": statistics.median(runs),
         "run_ratio": statistics.median(ratios),
         "run_ratio_span": (min(ratios), max(ratios)),
+        "floor_ratio": statistics.median(floors),
         "whole_us": statistics.median(wholes) * 1e6,
         "whole_us_span": (min(wholes) * 1e6, max(wholes) * 1e6),
         "graph_us": statistics.median(graphs) * 1e6,
@@ -165,13 +224,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1000,10000,50000", help="approximate node counts")
     parser.add_argument("--workloads", default=",".join(WORKLOADS))
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--library", action="store_true",
+                        help="call capture() as a library does (no freezing, program freed inside the timing)")
     args = parser.parse_args(argv)
+    if not args.library:
+        freeze_after_pauses()  # as the app does (see ``whole`` above)
     sizes = [int(s) for s in args.sizes.split(",")]
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; median of {args.repeat} (min..max) "
+    print(f"capture() called {'as a library' if args.library else 'as the app calls it'}; "
+          f"torch {torch.__version__}, {torch.get_num_threads()} threads; median of {args.repeat} (min..max) "
           f"after a warm-up; targets: transformer run/plain <= {TARGET_RUN_RATIO}, whole build <= "
           f"{TARGET_BUILD_US:g} us/node")
     header = f"{'workload':12} {'nodes':>7} {'plain s':>8} {'run s':>8} {'run/plain':>18} " \
-             f"{'whole us':>19} {'graph us':>9} {'snap us':>8} {'walk us':>8} {'graph/walk':>10}"
+             f"{'floor/plain':>11} {'whole us':>19} {'graph us':>9} {'snap us':>8} {'walk us':>8} {'graph/walk':>10}"
     print(header)
     print("-" * len(header))
     failures = []
@@ -181,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name:12} {size:7d}  skipped: torch 2.13 segfaults freeing a plain {size:,}-deep chain once "
                       f"Python node wrappers exist (the bare walk makes them); capture itself is tested at 100,000")
                 continue
-            row = measure(name, size, args.repeat)
+            row = measure(name, size, args.repeat, library=args.library)
             flag = ""
             if name == "transformer" and row["run_ratio"] > TARGET_RUN_RATIO:
                 flag += f" run/plain>{TARGET_RUN_RATIO}"
@@ -192,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
             lo, hi = row["run_ratio_span"]
             wlo, whi = row["whole_us_span"]
             print(f"{name:12} {row['nodes']:7d} {row['plain_s']:8.3f} {row['run_s']:8.3f} "
-                  f"{row['run_ratio']:6.2f} ({lo:.2f}..{hi:.2f}) {row['whole_us']:6.1f} ({wlo:.1f}..{whi:.1f}) "
+                  f"{row['run_ratio']:6.2f} ({lo:.2f}..{hi:.2f}) {row['floor_ratio']:11.2f} "
+                  f"{row['whole_us']:6.1f} ({wlo:.1f}..{whi:.1f}) "
                   f"{row['graph_us']:9.1f} {row['snap_us']:8.1f} {row['walk_us']:8.2f} "
                   f"{row['graph_ratio']:10.1f}{flag}", flush=True)
     print("(per-node times in microseconds)")

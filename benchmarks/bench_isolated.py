@@ -6,7 +6,8 @@ Usage::
 
 Both sides go from the code to the first picture's data, as the app's
 worker does: the capture (thread mode: :func:`gradexplorer.capture` in this
-process, ``freeze_result=True``; isolated:
+process, ``freeze_result=True``, the program's objects freed after the
+picture as the worker frees them; isolated:
 :func:`gradexplorer.core.isolated.engine.capture_isolated`, which hands the
 job to a Python process that has imported torch, runs the capture there and
 reads it back as a session file through the safe codec) and then
@@ -34,12 +35,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_capture import transformer_code  # noqa: E402
 from gradexplorer import capture  # noqa: E402
+from gradexplorer.core.capture.run import release_leftovers  # noqa: E402
 from gradexplorer.core.collector import freeze_after_pauses  # noqa: E402
 from gradexplorer.core.isolated.engine import capture_isolated, wait_for_spare  # noqa: E402
 
 TARGET_RATIO = 1.5
 #: Set once the first picture is made (``stats_after`` of capture_isolated), as the app's worker does.
 PICTURE_MADE = threading.Event()
+#: The program's objects of an in-app capture, freed after the picture as the app's worker frees them.
+LEFTOVERS: list = []
 
 
 def first_picture(cap) -> None:
@@ -57,6 +61,7 @@ def timed(fn) -> tuple[float, object]:
     first_picture(cap)
     seconds = time.perf_counter() - start
     PICTURE_MADE.set()  # as the worker does: the isolated child computes its remaining statistics now
+    release_leftovers(LEFTOVERS)  # as the worker does, once the picture is made
     return seconds, cap
 
 
@@ -67,7 +72,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     code = transformer_code(args.nodes)
     freeze_after_pauses()  # as gradexplorer.ui.app does
-    thread = lambda: capture(code, freeze_result=True)  # noqa: E731
+    thread = lambda: capture(code, freeze_result=True, leftovers=LEFTOVERS)  # noqa: E731
     def isolated():
         PICTURE_MADE.clear()
         return capture_isolated(code, stats_after=PICTURE_MADE)

@@ -49,7 +49,7 @@ from ..core.analysis.gradient_flow import FlowWarning, ParameterFlow, flow_warni
 from ..core.analysis.grouping import DisplayGraph, display_graph, initial_collapse
 from ..core.analysis.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
 from ..core.analysis.modules import AuditRow, audit_rows
-from ..core.capture.run import Capture, capture
+from ..core.capture.run import Capture, capture, release_leftovers
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.graph.schema import short_op
 from ..core.isolated.engine import capture_isolated
@@ -206,6 +206,8 @@ class CaptureWorker(QObject):
         started = time.perf_counter()
         # The isolated child computes its remaining statistics once the picture is made (not meanwhile).
         picture_made = threading.Event()
+        # The finished program's objects: freed once the picture is on its way, not before (core.capture.run).
+        leftovers: list = []
         try:
             # The capture lives until the next run replaces it: later
             # collections need not traverse it (core.collector explains).
@@ -219,7 +221,8 @@ class CaptureWorker(QObject):
                 self.user_code_finished.emit()
             else:
                 result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
-                                 on_output=self._on_output, exec_guard=self._armed_for_stop, freeze_result=True)
+                                 on_output=self._on_output, exec_guard=self._armed_for_stop, freeze_result=True,
+                                 leftovers=leftovers)
             display, layout, note, rows, flow = first_picture(result, should_stop=self._cancel.is_set)
             self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows,
                                              flow))
@@ -229,6 +232,7 @@ class CaptureWorker(QObject):
             self.errored.emit("gradexplorer failed while capturing:\n" + traceback.format_exc())
         finally:
             picture_made.set()  # the picture is made (or failed: the statistics must come all the same)
+            release_leftovers(leftovers)
             self.finished.emit()
 
     def _on_output(self, stream: str, text: str) -> None:

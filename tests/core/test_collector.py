@@ -130,6 +130,36 @@ def test_leftovers_hold_the_programs_objects_until_the_caller_drops_them():
             gc.enable()
 
 
+def test_released_leftovers_free_the_program_without_a_collection():
+    """``release_leftovers`` empties the program's globals as a plain capture does (a function it defined refers
+    to them: a cycle), then drops the rest: nothing waits for a full collection."""
+    import sys
+    import types
+    import weakref
+
+    from gradexplorer.core.capture.run import release_leftovers
+
+    probe = types.ModuleType("gx_probe")
+    sys.modules["gx_probe"] = probe
+    code = ("import gx_probe\nclass Box:\n    pass\nbox = Box()\ndef keep():\n    return box\n"
+            "gx_probe.box = box\nw = torch.ones(2, requires_grad=True)\n(w * 3).sum().backward()\n")
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        leftovers: list = []
+        cap = capture(code, leftovers=leftovers)
+        assert cap.ok, cap.error
+        box = weakref.ref(probe.box)
+        del probe.box
+        assert box() is not None
+        release_leftovers(leftovers)
+        assert leftovers == [] and box() is None
+    finally:
+        sys.modules.pop("gx_probe", None)
+        if was_enabled:
+            gc.enable()
+
+
 def test_freeze_and_collect_frozen():
     from gradexplorer.core.collector import collect_frozen, freeze_survivors, frozen_count
     import weakref

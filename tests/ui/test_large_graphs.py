@@ -140,6 +140,33 @@ def test_worker_cancels_the_layout_when_stopped_after_the_code_finished(qtbot):
     assert result.capture.ok and result.layout is None and "stopped" in result.note
 
 
+def test_worker_frees_the_program_after_the_picture_not_before(qtbot):
+    """The finished program's objects are freed once the result is sent (the user no longer waits for that)."""
+    import gc
+    import sys
+    import types
+
+    from gradexplorer.ui.worker import CaptureJob, CaptureWorker
+
+    probe = types.ModuleType("gx_probe")
+    sys.modules["gx_probe"] = probe
+    code = ("import gx_probe, weakref\nclass Box:\n    pass\nbox = Box()\ndef keep():\n    return box\n"
+            "gx_probe.box = weakref.ref(box)\n" + MODEL)
+    worker = CaptureWorker(CaptureJob(code, "cpu"))
+    alive_at_result = []
+    worker.returned.connect(lambda result: alive_at_result.append(probe.box() is not None))
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        worker.run()  # synchronously, in this thread
+        assert alive_at_result == [True]  # the picture did not wait for the program's objects to be freed
+        assert probe.box() is None  # and they were freed afterwards, without a collection
+    finally:
+        sys.modules.pop("gx_probe", None)
+        if was_enabled:
+            gc.enable()
+
+
 def test_a_stop_before_the_code_starts_stops_it(qtbot):
     from gradexplorer.ui.worker import CaptureJob, CaptureWorker
 

@@ -25,9 +25,10 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ..records.tensors import TensorRecord, summarize_tensor
+from ..records.tensors import RecordMaker, TensorRecord
 
-__all__ = ["WARNING_CODES", "AuditRow", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules", "audit_rows"]
+__all__ = ["WARNING_CODES", "AuditRow", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules", "audit_rows",
+           "own_tensors"]
 
 #: Every code a :class:`ModuleWarning` can carry.
 WARNING_CODES = ("plain_tensor_attribute", "non_persistent_buffer", "parameter_without_grad", "mixed_devices",
@@ -145,28 +146,68 @@ class ModuleAudit:
         return None
 
 
-def _entries(module: nn.Module, path: str, value_elements: int) -> list[StateEntry]:
+def _own_members(module: nn.Module, store: dict) -> list[tuple[str, torch.Tensor]]:
+    """``_named_members`` of one module without recursion: its entries of ``store``, None and repeats left out."""
+    seen: set[int] = set()
+    members = []
+    for name, value in store.items():
+        if value is not None and id(value) not in seen:
+            seen.add(id(value))
+            members.append((name, value))
+    return members
+
+
+_NAMED_PARAMETERS = nn.Module.named_parameters
+_NAMED_BUFFERS = nn.Module.named_buffers
+_NAMED_MEMBERS = nn.Module._named_members
+
+
+def own_tensors(module: nn.Module) -> tuple[list[tuple[str, torch.Tensor]], list[tuple[str, torch.Tensor]],
+                                            list[tuple[str, torch.Tensor]]]:
+    """A module's own parameters, buffers and public plain tensor attributes, as ``(name, tensor)`` lists.
+
+    What ``named_parameters(recurse=False)``, ``named_buffers(recurse=False)``
+    and a scan of ``vars(module)`` give. For a class that keeps
+    :class:`torch.nn.Module`'s methods they are read from the module's own
+    dicts: the two generator chains cost more than the rest of a module's
+    entries (3,300 modules of a deep MLP, twice per run: once to name the
+    program's tensors, once to audit the modules).
+    """
+    cls = type(module)
+    if cls._named_members is _NAMED_MEMBERS and cls.named_parameters is _NAMED_PARAMETERS:
+        parameters = _own_members(module, module._parameters)
+    else:
+        parameters = list(module.named_parameters(recurse=False))
+    if cls._named_members is _NAMED_MEMBERS and cls.named_buffers is _NAMED_BUFFERS:
+        buffers = _own_members(module, module._buffers)
+    else:
+        buffers = [(name, buf) for name, buf in module.named_buffers(recurse=False) if buf is not None]
+    # The name first: most of a module's attributes are nn.Module's own private ones.
+    plain = [(name, value) for name, value in vars(module).items()
+             if name[:1] != "_" and isinstance(value, torch.Tensor)]
+    return parameters, buffers, plain
+
+
+def _entries(module: nn.Module, path: str, record_of: RecordMaker) -> list[StateEntry]:
     entries = []
-    for name, param in module.named_parameters(recurse=False):
+    parameters, buffers, plain = own_tensors(module)
+    for name, param in parameters:
         entries.append(StateEntry(f"{path}.{name}", "parameter",
-                                  summarize_tensor(param, value_elements=value_elements, alias=True),
+                                  record_of(param),
                                   param.requires_grad, param.grad is not None, True, True))
     non_persistent = getattr(module, "_non_persistent_buffers_set", set())
-    for name, buf in module.named_buffers(recurse=False):
-        if buf is None:
-            continue
+    for name, buf in buffers:
         entries.append(StateEntry(f"{path}.{name}", "buffer",
-                                  summarize_tensor(buf, value_elements=value_elements, alias=True),
+                                  record_of(buf),
                                   buf.requires_grad, buf.grad is not None, name not in non_persistent, True))
-    for name, value in vars(module).items():
-        if isinstance(value, torch.Tensor) and not name.startswith("_"):
-            entries.append(StateEntry(f"{path}.{name}", "plain",
-                                      summarize_tensor(value, value_elements=value_elements, alias=True),
-                                      value.requires_grad, value.grad is not None, False, False))
+    for name, value in plain:
+        entries.append(StateEntry(f"{path}.{name}", "plain",
+                                  record_of(value),
+                                  value.requires_grad, value.grad is not None, False, False))
     return entries
 
 
-def _build(module: nn.Module, path: str, value_elements: int, seen: set[int]) -> ModuleAudit:
+def _build(module: nn.Module, path: str, record_of: RecordMaker, seen: set[int]) -> ModuleAudit:
     """Build the tree iteratively (deep Sequentials must not hit the recursion limit)."""
     # Post-order with an explicit stack: children are built before parents.
     stack: list[tuple[nn.Module, str, bool]] = [(module, path, False)]
@@ -176,7 +217,7 @@ def _build(module: nn.Module, path: str, value_elements: int, seen: set[int]) ->
         if expanded:
             children = tuple(built[id(child)] for _, child in current.named_children() if id(child) in built)
             built[id(current)] = ModuleAudit(current_path, type(current).__name__,
-                                             tuple(_entries(current, current_path, value_elements)), children)
+                                             tuple(_entries(current, current_path, record_of)), children)
             continue
         if id(current) in seen:
             continue
@@ -232,7 +273,8 @@ def _warnings(root: ModuleAudit, passes_ran: bool, delivered: frozenset[str] = f
 
 
 def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
-                  delivered: frozenset[str] = frozenset()) -> tuple[ModuleAudit, ...]:
+                  delivered: frozenset[str] = frozenset(), records: RecordMaker | None = None
+                  ) -> tuple[ModuleAudit, ...]:
     """Audit every top-level module in ``bindings``.
 
     Parameters
@@ -245,6 +287,9 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
     delivered : frozenset of str, keyword-only
         Names of parameters some pass delivered a gradient to (even if a hook
         then set ``.grad`` to None).
+    records : RecordMaker, optional
+        Makes the entries' records; the capture passes the one its graph used,
+        so that a parameter's entry shares the record of its graph leaf.
 
     Returns
     -------
@@ -252,12 +297,13 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
         One tree per top-level module (one not reached as a submodule of
         another audited module), in namespace order.
     """
+    record_of = records if records is not None else RecordMaker(value_elements)
     audits = []
     seen: set[int] = set()
     for module, names in bindings.modules.values():
         if id(module) in seen or "." in names[0]:
             continue
-        tree = _build(module, names[0], value_elements, seen)
+        tree = _build(module, names[0], record_of, seen)
         warnings, devices = _warnings(tree, passes_ran, delivered)
         warnings = warnings + tuple(_module_hook_warnings(module, names[0]))
         audits.append(ModuleAudit(tree.path, tree.type_name, tree.entries, tree.children, warnings, devices))

@@ -32,6 +32,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from ..analysis.modules import own_tensors
+
 __all__ = ["Bindings", "MAX_BINDINGS", "MAX_DEPTH", "find_bindings"]
 
 #: How deep containers are searched (``a[0][1]['x']`` is depth 3).
@@ -145,13 +147,12 @@ def _add_module(found: Bindings, module: nn.Module, name: str) -> None:
             found.modules[id(sub)] = (sub, [path])
         elif path not in entry[1]:
             entry[1].append(path)
-        for pname, param in sub.named_parameters(recurse=False):
+        parameters, buffers, plain = own_tensors(sub)
+        for pname, param in parameters:
             found._add_tensor(param, f"{path}.{pname}")
             found.owners.setdefault(id(param), path)
-        for bname, buf in sub.named_buffers(recurse=False):
-            if buf is not None:
-                found._add_tensor(buf, f"{path}.{bname}")
-                found.owners.setdefault(id(buf), path)
-        for attr, value in vars(sub).items():
-            if isinstance(value, torch.Tensor) and not attr.startswith("_"):
-                found._add_tensor(value, f"{path}.{attr}")
+        for bname, buf in buffers:
+            found._add_tensor(buf, f"{path}.{bname}")
+            found.owners.setdefault(id(buf), path)
+        for attr, value in plain:
+            found._add_tensor(value, f"{path}.{attr}")

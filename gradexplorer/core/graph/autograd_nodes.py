@@ -8,7 +8,7 @@ recorded).
 from __future__ import annotations
 
 import torch
-from torch.autograd.graph import Node, get_gradient_edge
+from torch.autograd.graph import Node
 
 __all__ = ["edge_of", "is_accumulator"]
 
@@ -33,8 +33,22 @@ def edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
     """
     if not t.requires_grad:
         return None
+    node = t.grad_fn
+    if node is not None:
+        return node, t.output_nr
+    # A leaf: its accumulator, found as torch.autograd.graph.get_gradient_edge finds it (through a view's
+    # grad_fn), without its grad-mode context when grad mode is on already: half the cost, for every
+    # parameter of a model after each run.
     try:
-        edge = get_gradient_edge(t)
-    except (RuntimeError, AssertionError):
+        if torch.is_grad_enabled():
+            view = t.view_as(t)
+        else:
+            with torch.enable_grad():
+                view = t.view_as(t)
+    except RuntimeError:
         return None
-    return edge.node, edge.output_nr
+    node = view.grad_fn
+    if node is None:
+        return None
+    node = node.next_functions[0][0]  # None for a view made under no_grad (torch asserts there)
+    return None if node is None else (node, t.output_nr)

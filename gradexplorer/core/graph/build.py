@@ -109,7 +109,7 @@ import networkx as nx
 import torch
 from torch.autograd.graph import Node
 
-from ..records.tensors import TensorRecord, resolve_all, summarize_tensor
+from ..records.tensors import RecordMaker, TensorRecord, resolve_all, summarize_tensor
 from .autograd_nodes import edge_of, is_accumulator
 
 if TYPE_CHECKING:  # what the walk reads from a run; the graph package never imports the capture package
@@ -225,16 +225,21 @@ def _saved_names(node: Node) -> tuple[str, ...]:
 
 
 _FREED = "freed by a backward pass without retain_graph=True"
+_freed_marks: dict[tuple[str, ...], tuple[SavedValue, ...]] = {}
 
 
-def _read_saved(node: Node, value_elements: int, freed: bool) -> tuple[SavedValue, ...]:
+def _read_saved(node: Node, record_of: RecordMaker, freed: bool) -> tuple[SavedValue, ...]:
     """Read a node's saved attributes; ``freed`` says a pass already released them.
 
     Knowing it spares a getattr that raises (and builds a long message) per
     attribute on every node of a graph that went through ``backward()``.
     """
     if freed:
-        return tuple(SavedValue(name, "freed", text=_FREED) for name in _saved_names(node))
+        names = _saved_names(node)
+        marks = _freed_marks.get(names)
+        if marks is None:  # one shared tuple per set of names (records are immutable): most nodes after a backward
+            marks = _freed_marks[names] = tuple(SavedValue(name, "freed", text=_FREED) for name in names)
+        return marks
     result = []
     for name in _saved_names(node):
         try:
@@ -250,10 +255,10 @@ def _read_saved(node: Node, value_elements: int, freed: bool) -> tuple[SavedValu
             result.append(SavedValue(name, "error", text=f"{type(exc).__name__}: {exc}"))
             continue
         if isinstance(value, torch.Tensor):
-            result.append(SavedValue(name, "tensor", summarize_tensor(value, value_elements=value_elements, alias=True)))
+            result.append(SavedValue(name, "tensor", record_of(value)))
         elif isinstance(value, (tuple, list)) and value and all(isinstance(v, torch.Tensor) for v in value):
             for i, v in enumerate(value):
-                result.append(SavedValue(f"{name}[{i}]", "tensor", summarize_tensor(v, value_elements=value_elements, alias=True)))
+                result.append(SavedValue(f"{name}[{i}]", "tensor", record_of(v)))
         else:
             text = repr(value)
             result.append(SavedValue(name, "value", text=text if len(text) <= 200 else text[:197] + "..."))
@@ -349,16 +354,16 @@ def path_expression(graph: nx.DiGraph, node_id: str) -> str | None:
     return "".join(reversed(parts))
 
 
-def _node_values(node: Node, record, named_tensors: dict, recorder: Recorder, value_elements: int):
+def _node_values(node: Node, record, named_tensors: dict, recorder: Recorder, record_of: RecordMaker):
     """Forward values, leaf data and creation facts of one node (the snapshot part)."""
     call = record.call if record is not None else None
     variable = leaf_grad = None
     requires_grad = True
     if is_accumulator(node):
         var = node.variable
-        variable = summarize_tensor(var, value_elements=value_elements, alias=True)
+        variable = record_of(var)
         grad = var.grad
-        leaf_grad = None if grad is None else summarize_tensor(grad, value_elements=value_elements, alias=True)
+        leaf_grad = None if grad is None else record_of(grad)
         outputs: tuple[TensorRecord | None, ...] = (variable,)
         requires_grad = var.requires_grad
         call = recorder.origin_of(var) or call  # a leaf's line is where its tensor was made
@@ -374,7 +379,7 @@ def _node_values(node: Node, record, named_tensors: dict, recorder: Recorder, va
         # value at the end is the best there is, and says so.
         by_nr = named_tensors[node]
         outputs = tuple(
-            summarize_tensor(by_nr[i], value_elements=value_elements, alias=True,
+            summarize_tensor(by_nr[i], value_elements=record_of.value_elements, alias=True,
                              note="value at the end of the run (the op that made it was not recorded)")
             if i in by_nr else None
             for i in range(max(by_nr) + 1))
@@ -383,28 +388,19 @@ def _node_values(node: Node, record, named_tensors: dict, recorder: Recorder, va
     return outputs, variable, leaf_grad, requires_grad, call
 
 
-def _grad_records(tensors, cache: dict, value_elements: int) -> tuple[TensorRecord | None, ...]:
+def _grad_records(tensors, record_of: RecordMaker) -> tuple[TensorRecord | None, ...]:
     """Records of gradient tensors, one per tensor object (shared between parent and child)."""
-    result = []
-    for t in tensors:
-        if t is None:
-            result.append(None)
-            continue
-        hit = cache.get(id(t))
-        if hit is None or hit[0] is not t:
-            hit = cache[id(t)] = (t, summarize_tensor(t, value_elements=value_elements, alias=True))
-        result.append(hit[1])
-    return tuple(result)
+    return tuple(None if t is None else record_of(t) for t in tensors)
 
 
-def _node_grads(node: Node, passes, cache: dict, value_elements: int) -> tuple[dict[int, GradFlow], bool]:
+def _node_grads(node: Node, passes, record_of: RecordMaker) -> tuple[dict[int, GradFlow], bool]:
     grads = {}
     freed = False
     for p in passes:
         flow = p.node_grads.get(node)
         if flow is not None:
-            grads[p.index] = GradFlow(outputs=_grad_records(flow[1], cache, value_elements),
-                                      inputs=_grad_records(flow[0], cache, value_elements))
+            grads[p.index] = GradFlow(outputs=_grad_records(flow[1], record_of),
+                                      inputs=_grad_records(flow[0], record_of))
             # Autograd releases a node's saved tensors right after running it.
             freed = freed or not p.retain_graph
         elif p.results:
@@ -417,11 +413,7 @@ def _node_grads(node: Node, passes, cache: dict, value_elements: int) -> tuple[d
     return grads, freed
 
 
-def _copy_record(t, value_elements: int) -> TensorRecord | None:
-    return None if t is None else summarize_tensor(t, value_elements=value_elements, alias=True)
-
-
-def _node_accumulation(node: Node, passes, value_elements: int, hooks) -> dict[int, LeafPass]:
+def _node_accumulation(node: Node, passes, record_of: RecordMaker, hooks) -> dict[int, LeafPass]:
     """Per pass: what reached the accumulator and ``.grad`` around the pass."""
     result = {}
     for p in passes:
@@ -446,11 +438,13 @@ def _node_accumulation(node: Node, passes, value_elements: int, hooks) -> dict[i
             inner = "a reentrant torch.utils.checkpoint" if any(
                 type(n).__name__ == "CheckpointFunctionBackward" for n in p.reachable) else "a custom Function"
             note = f"delivered by a backward that {inner} ran inside this pass (the change in .grad)"
-        delivered_record = _copy_record(delivered, value_elements)
-        if note and delivered_record is not None:
-            delivered_record.note = note
-        result[p.index] = LeafPass(delivered_record, _copy_record(before, value_elements),
-                                   _copy_record(after, value_elements))
+        if note:  # its own record: a shared one (``after``'s) must not take the note
+            delivered_record = summarize_tensor(delivered, value_elements=record_of.value_elements, alias=True,
+                                                note=note)
+        else:
+            delivered_record = None if delivered is None else record_of(delivered)
+        result[p.index] = LeafPass(delivered_record, None if before is None else record_of(before),
+                                   None if after is None else record_of(after))
     return result
 
 
@@ -502,8 +496,8 @@ def _assemble(node_items: list[tuple[str, dict]], edge_attrs: dict[tuple[str, st
 
 
 def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], value_elements: int,
-                saved_values: bool = True, timings: dict[str, float] | None = None
-                ) -> tuple[nx.DiGraph, dict[Node, str]]:
+                saved_values: bool = True, timings: dict[str, float] | None = None,
+                records: RecordMaker | None = None) -> tuple[nx.DiGraph, dict[Node, str]]:
     """Walk the autograd graph of a finished run into a networkx graph.
 
     Parameters
@@ -521,6 +515,10 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
     timings : dict, optional
         Receives ``"snapshot"`` (turning recorded tensors into records) and
         ``"graph"`` (walk and graph assembly) in seconds.
+    records : RecordMaker, optional
+        Makes the records of tensors read now (leaves, gradients, saved
+        tensors); pass the caller's to share them with its own records of the
+        same tensors (named tensors, module entries).
 
     Returns
     -------
@@ -550,13 +548,13 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
     ops = recorder.ops
     passes = recorder.passes
     facts = []
-    grad_cache: dict[int, tuple] = {}
+    record_of = records if records is not None else RecordMaker(value_elements)
     for node in order:
         outputs, variable, leaf_grad, requires_grad, call = _node_values(
-            node, ops.get(node), named_tensors, recorder, value_elements)
-        grads, freed = _node_grads(node, passes, grad_cache, value_elements)
-        saved = _read_saved(node, value_elements, freed) if saved_values and variable is None else ()
-        accumulation = _node_accumulation(node, passes, value_elements, recorder.hooks) if variable is not None else {}
+            node, ops.get(node), named_tensors, recorder, record_of)
+        grads, freed = _node_grads(node, passes, record_of)
+        saved = _read_saved(node, record_of, freed) if saved_values and variable is None else ()
+        accumulation = _node_accumulation(node, passes, record_of, recorder.hooks) if variable is not None else {}
         facts.append((outputs, variable, leaf_grad, requires_grad, call, grads, saved, accumulation))
     hooks_by_node: dict[Node, list[HookRecord]] = {}
     for h in recorder.hooks:

@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_VALUE_ELEMENTS",
     "LateStats",
     "PendingRecord",
+    "RecordMaker",
     "SnapshotBuffer",
     "TensorRecord",
     "TensorStats",
@@ -59,6 +60,8 @@ DEFAULT_BUDGET_BYTES = 2 << 30
 
 #: How many leading and trailing values a summary keeps.
 EDGE_VALUES = 5
+
+_STRIDED = torch.strided
 
 
 @dataclass(frozen=True)
@@ -259,11 +262,33 @@ class TensorRecord:
         text = f"{dims} {self.dtype}"
         if self.stats_pending:  # a label never waits; the numbers follow when the statistics have arrived
             return text
+        quick = self._finite_range()
+        if quick is not None:
+            return f"{text} {format_number(quick[0])}..{format_number(quick[1])}"
         if self.stats is not None and self.stats.min is not None:
             text += f" {format_number(self.stats.min)}..{format_number(self.stats.max)}"
         if self.stats is not None and self.stats.has_nonfinite:
             text += f" NaN:{self.stats.nan_count} Inf:{self.stats.inf_count}"
         return text
+
+
+    def _finite_range(self) -> tuple[float, float] | None:
+        """``(min, max)`` of values proven all finite, without computing the statistics; else None.
+
+        One dot product proves a float32/float64 CPU tensor finite (see
+        :func:`finite_norm`), then two reductions give what a label shows:
+        about half the cost of the statistics, which a capture's explanations
+        used to compute for every parameter's gradient only to print its range.
+        The numbers are the statistics' own (their ``min``/``max`` of the
+        same values).
+        """
+        if self.summary is not None:
+            return None
+        source = self.stats_source()
+        if source is None or source.numel() == 0 or finite_norm(source) is None:
+            return None
+        values = source.detach().numpy()
+        return float(values.min()), float(values.max())
 
 
 def finite_norm(t: torch.Tensor) -> float | None:
@@ -272,10 +297,11 @@ def finite_norm(t: torch.Tensor) -> float | None:
     A finite sum of squares proves there is no NaN/Inf: a few microseconds
     where the statistics take five passes.
     """
-    if t.device.type != "cpu" or t.dtype not in (torch.float32, torch.float64) or t.layout != torch.strided:
+    if not t.is_cpu or t.layout is not _STRIDED or (t.dtype is not torch.float32 and t.dtype is not torch.float64):
         return None
-    flat = t.detach().numpy().reshape(-1)
-    squares = float(np.dot(flat, flat))
+    values = t.detach().numpy()
+    # vdot flattens as reshape(-1) does (the same BLAS dot over the same order), without a Python-level reshape.
+    squares = float(np.dot(values, values) if values.ndim == 1 else np.vdot(values, values))
     return math.sqrt(squares) if math.isfinite(squares) else None
 
 
@@ -479,6 +505,20 @@ def _device_name(device: torch.device) -> str:
     return name
 
 
+_capped_notes: dict[tuple[int, int], str] = {}
+
+
+def _capped_note(numel: int, value_elements: int) -> str:
+    """The note of a record over the value cap (made once per size: most tensors of a model share a few)."""
+    key = (numel, value_elements)
+    note = _capped_notes.get(key)
+    if note is None:
+        if len(_capped_notes) > 10_000:
+            _capped_notes.clear()
+        note = _capped_notes[key] = f"{numel:,} elements is over the {value_elements:,}-element cap: summary only"
+    return note
+
+
 def summarize_tensor(
     t: torch.Tensor,
     *,
@@ -507,6 +547,16 @@ def summarize_tensor(
     -------
     TensorRecord
     """
+    if alias and t.is_cpu and t.layout is _STRIDED and not (t.is_quantized or t.is_conj() or t.is_neg()):
+        # The common case after a run (a plain CPU tensor nothing will change): about half the cost of the
+        # general path below, which describes the same tensor the same way. Taken for every op output and
+        # gradient of a capture.
+        numel = t.numel()
+        if numel <= value_elements:
+            return TensorRecord(tuple(t.shape), _dtype_name(t.dtype), "cpu", t.requires_grad, None, t.detach(), note)
+        capped = _capped_note(numel, value_elements)
+        return TensorRecord(tuple(t.shape), _dtype_name(t.dtype), "cpu", t.requires_grad, None, None,
+                            f"{note}; {capped}" if note else capped, t.detach())
     shape = tuple(t.shape)
     rg = t.requires_grad
     dtype = _dtype_name(t.dtype)
@@ -549,7 +599,7 @@ def summarize_tensor(
             else:
                 data = t.detach().to("cpu", copy=True)
             return TensorRecord(shape, dtype, device, rg, None, data, note)
-        capped = f"{numel:,} elements is over the {value_elements:,}-element cap: summary only"
+        capped = _capped_note(numel, value_elements)
         note = f"{note}; {capped}" if note else capped
         if alias and on_cpu:
             return TensorRecord(shape, dtype, device, rg, None, None, note, t.detach())
@@ -557,6 +607,46 @@ def summarize_tensor(
     except RuntimeError as exc:  # e.g. tensors whose storage is not accessible
         return TensorRecord(shape, dtype, device, rg, None, None, f"values could not be read: {exc}")
     return TensorRecord(shape, dtype, device, rg, stats, None, note)
+
+
+class RecordMaker:
+    """Records of a finished run's tensors: one per tensor object and version, shared by every place showing it.
+
+    After a run the same tensor is described from several places: a
+    parameter is a graph leaf (its value and ``.grad``), a named tensor and a
+    module entry; a gradient is the output gradient of one node and the input
+    gradient of the next. Each of those used to summarise it again (a
+    transformer's 2,000 parameters were summarised five times each). Values
+    cannot differ between those moments (the program has ended) unless the
+    tensor's version counter moved, which is part of the key. Records are
+    treated as immutable, so sharing one object is safe; one that needs its
+    own ``note`` is made with :func:`summarize_tensor` directly.
+
+    Parameters
+    ----------
+    value_elements : int
+        See :data:`DEFAULT_VALUE_ELEMENTS`.
+    """
+
+    __slots__ = ("value_elements", "_made")
+
+    def __init__(self, value_elements: int = DEFAULT_VALUE_ELEMENTS) -> None:
+        self.value_elements = value_elements
+        # id -> (tensor, version, record): the tensor is held so that its id cannot be reused meanwhile.
+        self._made: dict[int, tuple[torch.Tensor, int, TensorRecord]] = {}
+
+    def __call__(self, t: torch.Tensor) -> TensorRecord:
+        """The record of ``t`` as it is now (the one made before, when ``t`` has not changed since)."""
+        try:
+            version = t._version
+        except RuntimeError:  # an inference tensor keeps no version counter: described each time
+            return summarize_tensor(t, value_elements=self.value_elements, alias=True)
+        made = self._made.get(id(t))
+        if made is not None and made[0] is t and made[1] == version:
+            return made[2]
+        record = summarize_tensor(t, value_elements=self.value_elements, alias=True)
+        self._made[id(t)] = (t, version, record)
+        return record
 
 
 class PendingRecord:
@@ -613,7 +703,6 @@ def _memory_key(t: torch.Tensor) -> int:
     return id(t if base is None else base)
 
 
-_STRIDED = torch.strided
 _new_pending = object.__new__
 
 
