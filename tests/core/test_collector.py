@@ -1,7 +1,13 @@
 """Process-wide GC thresholds survive overlapping captures (issue 10)."""
 
+import contextlib
 import gc
+import sys
 import threading
+import types
+import weakref
+
+import pytest
 
 from gradexplorer import capture
 from gradexplorer.core.collector import fewer_collections, paused_collection
@@ -81,83 +87,76 @@ def test_a_dropped_capture_is_freed_without_a_collection():
     assert _freed_without_collection(make)
 
 
-def test_the_programs_objects_are_freed_without_a_collection():
-    """A function the program defines refers to its globals: the namespace is emptied after the run."""
-    import sys
-    import types
-
-    probe = types.ModuleType("gx_probe")
-    sys.modules["gx_probe"] = probe
-    code = ("import gx_probe\nclass Box:\n    pass\nbox = Box()\ndef keep():\n    return box\n"
-            "gx_probe.box = box\nw = torch.ones(2, requires_grad=True)\n(w * 3).sum().backward()\n")
-    try:
-        def make():
-            cap = capture(code)
-            assert cap.ok, cap.error
-            box = probe.box
-            del probe.box
-            return cap, box
-
-        assert _freed_without_collection(make)
-    finally:
-        sys.modules.pop("gx_probe", None)
+#: A program that hands its ``box`` to the probe module; with a function that refers to its globals, the
+#: globals and the function form a cycle that only emptying the namespace breaks without a collection.
+_BOX_PROGRAM = ("import gx_probe\nclass Box:\n    pass\nbox = Box()\n{keep}gx_probe.box = box\n"
+                "w = torch.ones(2, requires_grad=True)\n(w * 3).sum().backward()\n")
+_WITH_FUNCTION = _BOX_PROGRAM.format(keep="def keep():\n    return box\n")
+_WITHOUT_FUNCTION = _BOX_PROGRAM.format(keep="")
 
 
-def test_leftovers_hold_the_programs_objects_until_the_caller_drops_them():
-    """``leftovers`` (the isolated child, which never frees them): the caller decides when they go."""
-    import sys
-    import types
-    import weakref
+@pytest.fixture
+def probe():
+    """The ``gx_probe`` module the program hands its box to."""
+    module = types.ModuleType("gx_probe")
+    sys.modules["gx_probe"] = module
+    yield module
+    sys.modules.pop("gx_probe", None)
 
-    probe = types.ModuleType("gx_probe")
-    sys.modules["gx_probe"] = probe
-    code = "import gx_probe\nclass Box:\n    pass\nbox = Box()\ngx_probe.box = box\nw = torch.ones(2, requires_grad=True)\n" \
-           "(w * 3).sum().backward()\n"
+
+@contextlib.contextmanager
+def _no_collection():
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        leftovers: list = []
-        cap = capture(code, leftovers=leftovers)
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _captured_box(probe, code: str, **options):
+    """Capture ``code``; return a weak reference to its box (held only by the program from now on)."""
+    cap = capture(code, **options)
+    assert cap.ok, cap.error
+    box = weakref.ref(probe.box)
+    del probe.box
+    return box
+
+
+def test_the_programs_objects_are_freed_without_a_collection(probe):
+    """A function the program defines refers to its globals: the namespace is emptied after the run."""
+    def make():
+        cap = capture(_WITH_FUNCTION)
         assert cap.ok, cap.error
-        box = weakref.ref(probe.box)
+        box = probe.box
         del probe.box
+        return cap, box
+
+    assert _freed_without_collection(make)
+
+
+def test_leftovers_hold_the_programs_objects_until_the_caller_drops_them(probe):
+    """``leftovers`` (the isolated child, which never frees them): the caller decides when they go."""
+    with _no_collection():
+        leftovers: list = []
+        box = _captured_box(probe, _WITHOUT_FUNCTION, leftovers=leftovers)
         assert box() is not None and leftovers  # the program's namespace still holds it
         leftovers.clear()
         assert box() is None  # and only it
-    finally:
-        sys.modules.pop("gx_probe", None)
-        if was_enabled:
-            gc.enable()
 
 
-def test_released_leftovers_free_the_program_without_a_collection():
+def test_released_leftovers_free_the_program_without_a_collection(probe):
     """``release_leftovers`` empties the program's globals as a plain capture does (a function it defined refers
     to them: a cycle), then drops the rest: nothing waits for a full collection."""
-    import sys
-    import types
-    import weakref
-
     from gradexplorer.core.capture.run import release_leftovers
 
-    probe = types.ModuleType("gx_probe")
-    sys.modules["gx_probe"] = probe
-    code = ("import gx_probe\nclass Box:\n    pass\nbox = Box()\ndef keep():\n    return box\n"
-            "gx_probe.box = box\nw = torch.ones(2, requires_grad=True)\n(w * 3).sum().backward()\n")
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with _no_collection():
         leftovers: list = []
-        cap = capture(code, leftovers=leftovers)
-        assert cap.ok, cap.error
-        box = weakref.ref(probe.box)
-        del probe.box
+        box = _captured_box(probe, _WITH_FUNCTION, leftovers=leftovers)
         assert box() is not None
         release_leftovers(leftovers)
         assert leftovers == [] and box() is None
-    finally:
-        sys.modules.pop("gx_probe", None)
-        if was_enabled:
-            gc.enable()
 
 
 def test_freeze_and_collect_frozen():

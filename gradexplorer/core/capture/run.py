@@ -580,10 +580,7 @@ def release_leftovers(leftovers: list) -> None:
     after the run).
     """
     while leftovers:
-        remains = leftovers.pop()
-        if isinstance(remains, ProgramRemains):
-            remains.release()
-        del remains
+        leftovers.pop().release()
 
 
 def _release_namespace(namespace: dict[str, Any]) -> None:
