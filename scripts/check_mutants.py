@@ -327,7 +327,7 @@ MUTANTS = (
            "        if value is not None and id(value) not in seen:", "        if value is not None:",
            ("tests/core/test_module_state.py::test_own_tensors_match_pytorchs_own_listing",)),
     Mutant("a class's own named_parameters is bypassed", "gradexplorer/core/analysis/modules.py",
-           "    if cls._named_members is _NAMED_MEMBERS and cls.named_parameters is _NAMED_PARAMETERS:",
+           "    if members_kept and cls.named_parameters is _NAMED_PARAMETERS:",
            "    if True:", ("tests/core/test_module_state.py::test_own_tensors_match_pytorchs_own_listing",)),
     Mutant("labels compute the statistics for a range", "gradexplorer/core/records/tensors.py",
            "        quick = self._finite_range()\n", "        quick = None\n",

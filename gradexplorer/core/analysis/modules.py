@@ -174,11 +174,12 @@ def own_tensors(module: nn.Module) -> tuple[list[tuple[str, torch.Tensor]], list
     program's tensors, once to audit the modules).
     """
     cls = type(module)
-    if cls._named_members is _NAMED_MEMBERS and cls.named_parameters is _NAMED_PARAMETERS:
+    members_kept = cls._named_members is _NAMED_MEMBERS
+    if members_kept and cls.named_parameters is _NAMED_PARAMETERS:
         parameters = _own_members(module, module._parameters)
     else:
         parameters = list(module.named_parameters(recurse=False))
-    if cls._named_members is _NAMED_MEMBERS and cls.named_buffers is _NAMED_BUFFERS:
+    if members_kept and cls.named_buffers is _NAMED_BUFFERS:
         buffers = _own_members(module, module._buffers)
     else:
         buffers = [(name, buf) for name, buf in module.named_buffers(recurse=False) if buf is not None]

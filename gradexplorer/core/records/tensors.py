@@ -271,7 +271,6 @@ class TensorRecord:
             text += f" NaN:{self.stats.nan_count} Inf:{self.stats.inf_count}"
         return text
 
-
     def _finite_range(self) -> tuple[float, float] | None:
         """``(min, max)`` of values proven all finite, without computing the statistics; else None.
 
