@@ -22,7 +22,7 @@ from gradexplorer import capture
 from gradexplorer.core.analysis.gradient_flow import parameter_gradients
 from gradexplorer.core.io import capture_json
 from gradexplorer.core.io.session import (
-    PartialCapture, Session, read_capture_part, read_session_bytes, write_capture_part, write_session_container,
+    DEFAULT_FILE_VALUES, PartialCapture, Session, read_capture_part, read_session_bytes, write_capture_part, write_session_container,
 )
 from gradexplorer.core.isolated import engine
 from gradexplorer.core.isolated.engine import capture_isolated, wait_for_spare
@@ -67,6 +67,92 @@ def _written(cap, *, in_parts: bool) -> tuple[list[bytes], bytes]:
                             defer_stats=True, stats_first=parameter_gradients(cap.graph, len(cap.passes)),
                             on_nodes=send if in_parts else None)
     return parts, buffer.getvalue()
+
+
+def _captured_and_sent_early() -> tuple:
+    """As the isolated child does it: the nodes sent in parts as soon as the graph is built, then the rest.
+
+    Returns the capture, the parts, the container, and what had been built of the rest of the capture when
+    the nodes went (the names of the capture steps that had run).
+    """
+    parts: list[bytes] = []
+    steps_before_sending: list[str] = []
+    sink_of: dict = {}
+
+    def send(node_lines, records, values):
+        fh = io.BytesIO()
+        write_capture_part(fh, node_lines, records, values)
+        parts.append(fh.getvalue())
+
+    def graph_built(graph, pass_count):
+        steps_before_sending.extend(_STEPS_RUN)
+        sink = sink_of["sink"] = capture_json.TensorSink(
+            DEFAULT_FILE_VALUES, defer_stats=True, stats_first=parameter_gradients(graph, pass_count))
+        capture_json.send_nodes(graph, sink, send)
+
+    _STEPS_RUN.clear()
+    cap = capture(PROGRAM, on_graph=graph_built)
+    buffer = io.BytesIO()
+    write_session_container(Session(code=PROGRAM, device="cpu", capture=cap), buffer, compress=False,
+                            sink=sink_of["sink"])
+    return cap, parts, buffer.getvalue(), steps_before_sending
+
+
+#: The capture steps after the graph build that have run (filled by the ``capture_steps`` fixture).
+_STEPS_RUN: list[str] = []
+
+
+@pytest.fixture
+def capture_steps(monkeypatch):
+    """Note in :data:`_STEPS_RUN` when the capture makes its named tensors, module audit and explanations."""
+    from gradexplorer.core.capture import run
+
+    _STEPS_RUN.clear()
+    for name in ("_tensor_infos", "audit_modules", "explain_capture"):
+        real = getattr(run, name)
+
+        def step(*args, _real=real, _name=name, **kwargs):
+            _STEPS_RUN.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(run, name, step)
+    yield _STEPS_RUN
+    _STEPS_RUN.clear()
+
+
+@pytest.mark.parametrize("per_part", [1, 7, 100_000])
+def test_nodes_sent_as_soon_as_the_graph_is_built_read_back_as_the_whole_file(monkeypatch, capture_steps,
+                                                                              per_part):
+    """The child's way: the parts go before the named tensors, the audit and the explanations exist."""
+    whole, whole_records = _read(*_written(capture(PROGRAM), in_parts=False))
+    monkeypatch.setattr(capture_json, "NODES_PER_PART", per_part)
+    cap, parts, container, steps_before = _captured_and_sent_early()
+    assert cap.ok, cap.error and cap.error.traceback
+    assert steps_before == []  # nothing of the rest had been built when the nodes went
+    assert capture_steps == ["_tensor_infos", "audit_modules", "explain_capture"]  # and all of it after
+    assert len(parts) == -(-cap.graph.number_of_nodes() // per_part)
+    got, got_records = _read(parts, container)
+
+    got_doc, whole_doc = capture_json.capture_to_dict(got), capture_json.capture_to_dict(whole)
+    del got_doc["timings"], whole_doc["timings"]  # two runs
+    assert got_doc == whole_doc
+    assert got.explanations and got.tensors and got.modules
+    assert [_record_key(r) for r in got_records] == [_record_key(r) for r in whole_records]
+    first = parameter_gradients(got.graph, len(got.passes))
+    assert any(r.data is None for r in first) and all(r.stats is not None for r in first)
+    for name, grad in _plain_grads().items():
+        record = got.graph.nodes[got.node_named(name if name == "big" else f"model.{name}")]["grad"]
+        norm = record.known_norm if record.summary is None and record.data is None else record.finite_norm()
+        assert norm == pytest.approx(grad.double().norm().item(), rel=1e-5)
+
+
+def test_the_time_spent_sending_the_nodes_is_not_counted_as_the_build(monkeypatch):
+    def slow_sender(graph, pass_count):
+        time.sleep(0.5)
+
+    cap = capture(PROGRAM, on_graph=slow_sender)
+    assert cap.ok
+    assert cap.timings["build"] < 0.4
 
 
 def _read(parts: list[bytes], container: bytes) -> tuple:
@@ -275,6 +361,54 @@ def test_the_app_reads_the_parts_while_the_child_still_writes(monkeypatch):
     name, files = seen[0]
     assert name == "part 1 of the program's capture" and files == ["part-0.gxpart"]  # part 2 not written yet
     assert cap.timings["hand-over after write"] < cap.timings["hand-over read"]
+    grad = cap.graph.nodes[cap.node_named("x")]["grad"].data
+    assert torch.allclose(grad, _plain_slow_writer_grad())
+
+
+SLOW_EXPLAINER = textwrap.dedent("""\
+    # Slows this child's explanations down (the program runs in the child, so it can): the nodes, sent as
+    # soon as the graph is built, must all be read by the app while the child is still explaining.
+    import time
+    from gradexplorer.core.io import capture_json
+    from gradexplorer.core.capture import run
+    capture_json.NODES_PER_PART = 20
+    explain = run.explain_capture
+    def slow_explain(result):
+        time.sleep(1.5)
+        return explain(result)
+    run.explain_capture = slow_explain
+    torch.manual_seed(0)
+    x = torch.randn(4, requires_grad=True)
+    y = x
+    for _ in range(30):
+        y = (y * 1.01).tanh()
+    y.sum().backward()
+""")
+
+
+def test_the_app_reads_the_nodes_while_the_child_still_builds_the_rest(monkeypatch):
+    """The child sends the nodes as soon as the graph is built: the app has read them all before the file."""
+    events = []
+    real_part, real_file = engine.read_capture_part, engine.load_session
+
+    def reading_part(data, partial, *, name, **kw):
+        result = real_part(data, partial, name=name, **kw)
+        events.append(("part", time.perf_counter()))
+        return result
+
+    def reading_file(*args, **kw):
+        events.append(("file", time.perf_counter()))
+        return real_file(*args, **kw)
+
+    monkeypatch.setattr(engine, "read_capture_part", reading_part)
+    monkeypatch.setattr(engine, "load_session", reading_file)
+    cap = capture_isolated(SLOW_EXPLAINER)
+    assert cap.ok, cap.error and cap.error.traceback
+    kinds = [kind for kind, _ in events]
+    assert kinds == ["part"] * -(-cap.graph.number_of_nodes() // 20) + ["file"]
+    last_part, file_read = events[-2][1], events[-1][1]
+    assert file_read - last_part > 1.0  # every part was read while the child still explained
+    assert cap.explanations
     grad = cap.graph.nodes[cap.node_named("x")]["grad"].data
     assert torch.allclose(grad, _plain_slow_writer_grad())
 

@@ -372,6 +372,7 @@ def capture(
     exec_guard: Callable[[], Any] | None = None,
     freeze_result: bool = False,
     leftovers: list | None = None,
+    on_graph: Callable[[CaptureGraph, int], None] | None = None,
 ) -> Capture:
     """Run ``code`` and capture its autograd graph, values, gradients and output.
 
@@ -414,6 +415,12 @@ def capture(
         50,000-node one: the app's worker frees them after the first
         picture is made; the isolated engine's child, which ends with
         ``os._exit``, never pays it.
+    on_graph : callable, optional
+        ``on_graph(graph, pass_count)`` as soon as the graph is built, before
+        the named tensors, the module audit and the explanations (which
+        never change the graph's nodes): the isolated engine's child encodes
+        and sends the nodes from there, so that the app reads them while the
+        child does the rest. Its time is not part of ``timings["build"]``.
 
     Returns
     -------
@@ -490,6 +497,11 @@ def capture(
         record_of = RecordMaker(value_elements)
         graph, ids = build_graph(recorder, bindings, lines=lines, value_elements=value_elements,
                                  saved_values=saved_values, timings=phases, records=record_of)
+        handed = 0.0
+        if on_graph is not None:
+            handing = time.perf_counter()
+            on_graph(graph, len(recorder.passes))
+            handed = time.perf_counter() - handing
         for node_id, names in graph.nodes(data="names"):
             if names:
                 named_nodes[node_id] = names
@@ -531,7 +543,7 @@ def capture(
             executed=True,
             dropped_ops=recorder.dropped_ops,
             versions=versions(),
-            timings={"run": ran - started, "build": built - ran, **phases},
+            timings={"run": ran - started, "build": built - ran - handed, **phases},
             modules=modules,
             value_elements=value_elements,
             restored=restored,

@@ -34,7 +34,7 @@ import torch
 from ..records.tensors import TensorRecord, TensorStats, fill_stats, finite_norm
 
 __all__ = ["FORMAT", "PAIRED_DTYPES", "SCHEMA_VERSION", "VALUE_DTYPES", "TensorSink", "capture_to_dict",
-           "encode_line", "record_to_dict", "stats_to_dict", "to_jsonable"]
+           "encode_line", "record_to_dict", "send_nodes", "stats_to_dict", "to_jsonable"]
 
 #: Dtypes whose values a document keeps, by name (``TensorRecord.dtype``). Their values can be rebuilt
 #: from JSON numbers and held by the value table (complex128 and complex32 as pairs of their real dtype:
@@ -380,8 +380,31 @@ def encode_line(item: Any, sink: TensorSink) -> bytes:
 NODES_PER_PART = 2000
 
 
+def send_nodes(graph, sink: TensorSink, on_nodes: Callable[[list[bytes], list[dict], dict], None]) -> None:
+    """Encode ``graph``'s nodes into ``sink`` and hand them to ``on_nodes`` a part at a time.
+
+    Every :data:`NODES_PER_PART` nodes, and the last few, go to
+    ``on_nodes(node_lines, records, values)`` as soon as they are encoded,
+    with the records and table values they brought (:meth:`TensorSink.take`),
+    so that a reader can check them while the rest is written (the isolated
+    engine's hand-over). The rest of the document is then written with the
+    same ``sink`` (``capture_to_dict(..., sink=sink, nodes_sent=True)``).
+    """
+    part: list[bytes] = []
+    for node_id, attrs in graph.nodes(data=True):
+        # The path text follows from ``path_via``; the reader rebuilds it
+        # (deep graphs would spend most of the document on it).
+        part.append(encode_line({"id": node_id, **attrs, "path": None}, sink))
+        if len(part) >= NODES_PER_PART:
+            on_nodes(part, *sink.take())
+            part = []
+    if part:
+        on_nodes(part, *sink.take())
+
+
 def capture_to_dict(capture, *, sink: TensorSink | None = None,
-                    on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None) -> dict[str, Any]:
+                    on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None,
+                    nodes_sent: bool = False) -> dict[str, Any]:
     """The whole capture as a JSON-ready dict (see docs/capture-json.md).
 
     With ``sink``, tensor values go to its binary table (records carry a
@@ -390,34 +413,23 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None,
     (``bytes``, :func:`encode_line`) for the session container.
 
     With ``sink`` and ``on_nodes``, the graph nodes are not in the document:
-    every :data:`NODES_PER_PART` of them, and the last few, go to
-    ``on_nodes(node_lines, records, values)`` as soon as they are encoded,
-    with the records and table values they brought (:meth:`TensorSink.take`),
-    so that a reader can check them while the rest is written (the isolated
-    engine's hand-over). The document's ``records`` are then those that
-    came after the last part.
+    they go to ``on_nodes`` in parts (:func:`send_nodes`), and the document's
+    ``records`` are those that came after the last part. With ``sink`` and
+    ``nodes_sent``, :func:`send_nodes` has sent them already with this sink.
     """
     graph = capture.graph
     nodes = []
-    part: list[bytes] = []
-    for node_id, attrs in graph.nodes(data=True):
-        if sink is not None:
-            # The path text follows from ``path_via``; the reader rebuilds it
-            # (deep graphs would spend most of the document on it).
-            line = encode_line({"id": node_id, **attrs, "path": None}, sink)
-            if on_nodes is None:
-                nodes.append(line)
-                continue
-            part.append(line)
-            if len(part) >= NODES_PER_PART:
-                on_nodes(part, *sink.take())
-                part = []
-            continue
-        item = {"id": node_id}
-        item.update((key, to_jsonable(value, sink)) for key, value in attrs.items())
-        nodes.append(item)
-    if part:
-        on_nodes(part, *sink.take())
+    if sink is not None and on_nodes is not None and not nodes_sent:
+        send_nodes(graph, sink, on_nodes)
+    elif sink is not None and not nodes_sent:
+        # The path text follows from ``path_via`` (see send_nodes).
+        nodes = [encode_line({"id": node_id, **attrs, "path": None}, sink)
+                 for node_id, attrs in graph.nodes(data=True)]
+    elif sink is None:
+        for node_id, attrs in graph.nodes(data=True):
+            item = {"id": node_id}
+            item.update((key, to_jsonable(value, sink)) for key, value in attrs.items())
+            nodes.append(item)
     edges = [
         {"source": u, "target": v, "slot": d["slot"], "input_nr": d["input_nr"], "slots": list(d["slots"])}
         for u, v, d in graph.edges(data=True)

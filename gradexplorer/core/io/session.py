@@ -208,15 +208,16 @@ def _budget_records(obj: Any, budget: list[int], summarised: list[int], file_val
 
 
 def session_to_dict(session: Session, *, file_values: int = DEFAULT_FILE_VALUES,
-                    sink: TensorSink | None = None, on_nodes=None) -> dict[str, Any]:
+                    sink: TensorSink | None = None, on_nodes=None, nodes_sent: bool = False) -> dict[str, Any]:
     """The session as a JSON-ready document (values within the file budget).
 
     Without ``sink`` values are inline JSON lists (format 1 style, readable by
     :func:`read_session_text`); with one they go to its binary table.
-    ``on_nodes`` sends the graph nodes ahead in parts (see
+    ``on_nodes`` sends the graph nodes ahead in parts, ``nodes_sent`` says
+    they went already (see
     :func:`~gradexplorer.core.io.capture_json.capture_to_dict`).
     """
-    captured = capture_to_dict(session.capture, sink=sink, on_nodes=on_nodes)
+    captured = capture_to_dict(session.capture, sink=sink, on_nodes=on_nodes, nodes_sent=nodes_sent)
     if sink is None:
         budget, summarised = [file_values], [0]
         _budget_records(captured, budget, summarised, file_values)
@@ -355,7 +356,8 @@ def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES
 
 def write_session_container(session: Session, fh: BinaryIO, *, file_values: int = DEFAULT_FILE_VALUES,
                             compress: bool = True, defer_stats: bool = False, stats_first=(),
-                            on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None) -> TensorSink:
+                            on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None,
+                            sink: TensorSink | None = None) -> TensorSink:
     """Write the session as a format-3 container (the document, its long lists as JSON lines, the value table).
 
     Each item of the capture's long lists (:data:`_LINE_KEYS`: graph nodes,
@@ -379,14 +381,23 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
     receives the graph nodes ahead of the container, a part at a time, with
     the records and values they brought (the hand-over again: see
     :func:`write_capture_part`); the container then holds the rest.
+    ``sink``: the :class:`~gradexplorer.core.io.capture_json.TensorSink`
+    (made with ``file_values``) that
+    :func:`~gradexplorer.core.io.capture_json.send_nodes` already sent the
+    graph nodes with, in parts, before the capture was finished (the
+    hand-over again: the isolated child sends them as soon as the graph is
+    built); the container holds the rest, and the sink's own ``defer_stats``
+    and ``stats_first`` apply.
 
     Returns
     -------
     TensorSink
         What encoded the records.
     """
-    sink = TensorSink(file_values, defer_stats=defer_stats, stats_first=stats_first)
-    doc = session_to_dict(session, file_values=file_values, sink=sink, on_nodes=on_nodes)
+    nodes_sent = sink is not None
+    if sink is None:
+        sink = TensorSink(file_values, defer_stats=defer_stats, stats_first=stats_first)
+    doc = session_to_dict(session, file_values=file_values, sink=sink, on_nodes=on_nodes, nodes_sent=nodes_sent)
     captured = doc["capture"]
     lists = {key: captured[key] for key in _LINE_KEYS if key in captured}
     if "modules" in lists:
@@ -722,7 +733,51 @@ _TABLE: contextvars.ContextVar[dict | None] = contextvars.ContextVar("gradexplor
 def _records(value, path) -> tuple[TensorRecord | None, ...]:
     if type(value) is not list:
         raise _R.fail(_at(path), "a list")
+    records = _RECORDS.get()
+    if records is not None:
+        # Format 3's common case, every item a record's number: one lookup each, no call per item
+        # (what record_from_dict does for a number, checked the same way).
+        count = len(records)
+        if all(type(v) is int and 0 <= v < count for v in value):
+            return tuple(records[v] for v in value)
     return tuple(record_from_dict(v, (path, i)) for i, v in enumerate(value))
+
+
+#: Saved values without a tensor read so far, by ``(name, state, text)``: after a backward pass most nodes
+#: hold the same few (``freed by a backward pass ...``), 17,000 of them on a 10,000-node transformer step,
+#: half the text of its graph nodes. A key seen before was checked then, so it is the same (immutable)
+#: record. Emptied when it reaches :data:`_TENSORLESS_SAVED_MAX` (a saved number's text varies).
+_TENSORLESS_SAVED: dict[tuple[str, str, str], SavedValue] = {}
+_TENSORLESS_SAVED_MAX = 4096
+
+
+def _saved_values(items, path) -> tuple[SavedValue, ...]:
+    """A node's ``saved`` list, checked; the saved values without a tensor shared through :data:`_TENSORLESS_SAVED`."""
+    saved = []
+    known = _TENSORLESS_SAVED
+    for i, s in enumerate(_R.list_(items, (path, ".saved"))):
+        key = None
+        if type(s) is dict and s.get("tensor") is None:
+            name, state, text = s.get("name"), s.get("state"), s.get("text", "")
+            if type(name) is str and type(state) is str and type(text) is str:
+                key = (name, state, text)
+                value = known.get(key)
+                if value is not None:
+                    saved.append(value)
+                    continue
+        s = _R.obj(s, ((path, ".saved"), i))
+        state = _R.str_(s.get("state"), (((path, ".saved"), i), ".state"))
+        if state not in ("tensor", "value", "freed", "error"):
+            raise _R.fail((((path, ".saved"), i), ".state"), "tensor, value, freed or error")
+        value = SavedValue(_R.str_(s.get("name"), (((path, ".saved"), i), ".name")), state,
+                           record_from_dict(s.get("tensor"), (((path, ".saved"), i), ".tensor")),
+                           _R.str_(s.get("text", ""), (((path, ".saved"), i), ".text")))
+        if key is not None:
+            if len(known) >= _TENSORLESS_SAVED_MAX:
+                known.clear()
+            known[key] = value
+        saved.append(value)
+    return tuple(saved)
 
 
 def _source_line_from_dict(d, path: str) -> SourceLine | None:
@@ -740,15 +795,7 @@ def _node_attrs(d: dict, path: str) -> dict:
         flow = _R.obj(flow, ((path, ".grads"), '.' + key))
         grads[int(key)] = GradFlow(_records(flow.get("outputs", []), (((path, ".grads"), '.' + key), ".outputs")),
                                    _records(flow.get("inputs", []), (((path, ".grads"), '.' + key), ".inputs")))
-    saved = []
-    for i, s in enumerate(_R.list_(d.get("saved", []), (path, ".saved"))):
-        s = _R.obj(s, ((path, ".saved"), i))
-        state = _R.str_(s.get("state"), (((path, ".saved"), i), ".state"))
-        if state not in ("tensor", "value", "freed", "error"):
-            raise _R.fail((((path, ".saved"), i), ".state"), "tensor, value, freed or error")
-        saved.append(SavedValue(_R.str_(s.get("name"), (((path, ".saved"), i), ".name")), state,
-                                record_from_dict(s.get("tensor"), (((path, ".saved"), i), ".tensor")),
-                                _R.str_(s.get("text", ""), (((path, ".saved"), i), ".text"))))
+    saved = _saved_values(d.get("saved", []), path)
     hooks = []
     for i, h in enumerate(_R.list_(d.get("hooks", []), (path, ".hooks"))):
         p = ((path, ".hooks"), i)
@@ -773,7 +820,9 @@ def _node_attrs(d: dict, path: str) -> dict:
         accumulation[int(key)] = LeafPass(*(record_from_dict(lp.get(k), (((path, ".accumulation"), '.' + key), '.' + k))
                                             for k in ("delivered", "before", "after")))
     on_path = tuple(_R.int_(v, (path, ".on_path")) for v in _R.list_(d.get("on_path", []), (path, ".on_path")))
-    value = record_from_dict(d.get("value"), (path, ".value"))
+    value = d.get("value")
+    if value is not None:
+        value = record_from_dict(value, (path, ".value"))
     via = d.get("path_via")
     if via is not None:
         via = _R.list_(via, (path, ".path_via"))
@@ -794,13 +843,13 @@ def _node_attrs(d: dict, path: str) -> dict:
         "path_via": via,
         "value": value,
         "outputs": _records(d.get("outputs", []), (path, ".outputs")),
-        "variable": record_from_dict(d.get("variable"), (path, ".variable")),
-        "grad": record_from_dict(d.get("grad"), (path, ".grad")),
+        "variable": None if (variable := d.get("variable")) is None else record_from_dict(variable, (path, ".variable")),
+        "grad": None if (grad := d.get("grad")) is None else record_from_dict(grad, (path, ".grad")),
         "accumulation": accumulation,
         "on_path": on_path,
         "requires_grad": _R.bool_(d.get("requires_grad", True), (path, ".requires_grad")),
         "grads": grads,
-        "saved": tuple(saved),
+        "saved": saved,
         "hooks": tuple(hooks),
         "source": _source_line_from_dict(d.get("source"), (path, ".source")),
         "grad_enabled": _R.bool_(d.get("grad_enabled"), (path, ".grad_enabled"), optional=True),
@@ -970,6 +1019,13 @@ def capture_from_dict(doc: dict, *, consume: bool = False, records_out: list | N
 def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture:
     _add_nodes(graph, _R.list_(_R.key(doc, "nodes", "capture"), "capture.nodes"), consume)
     for i, edge in _each(_R.list_(doc.get("edges", []), "capture.edges"), consume=consume):
+        if type(edge) is dict:  # the common case checked inline (a third of the hand-over's last read)
+            u, v, slot, input_nr = edge.get("source"), edge.get("target"), edge.get("slot"), edge.get("input_nr", 0)
+            slots = edge.get("slots", [slot])
+            if (type(u) is str and type(v) is str and type(slot) is int and type(input_nr) is int
+                    and type(slots) is list and all(type(s) is int for s in slots) and u in graph and v in graph):
+                graph.add_edge(u, v, slot=slot, input_nr=input_nr, slots=tuple(slots))
+                continue
         p = f"capture.edges[{i}]"
         edge = _R.obj(edge, p)
         u, v = _R.str_(edge.get("source"), f"{p}.source"), _R.str_(edge.get("target"), f"{p}.target")
