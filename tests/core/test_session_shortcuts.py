@@ -128,6 +128,42 @@ def test_a_record_number_past_the_list_is_refused_clearly(saved, tmp_path):
 
 
 @pytest.mark.parametrize("field,value,fragment", [
+    ("seq", True, "should be an integer"),
+    ("is_root", 1, "should be true or false"),
+    ("requires_grad", None, "should be true or false"),
+    ("module", 3, "should be text"),
+    ("path", ["a"], "should be text"),
+    ("op", None, "should be text"),
+    ("kind", "tensor", "should be leaf, op or custom"),
+    ("kind", ["op"], "should be text"),
+    ("grad_enabled", "yes", "should be true or false"),
+    ("inference_mode", 0, "should be true or false"),
+    ("on_path", [0, True], "should be an integer"),
+    ("source", {"line": "3", "text": "x = 1"}, "should be an integer"),
+    ("source", {"line": 3, "text": 4}, "should be text"),
+    ("grad_order", {"0": True}, "should be an integer"),
+    ("grad_order", {"first": 1}, "keyed by pass numbers"),
+])
+def test_a_node_field_of_the_wrong_type_is_refused_clearly(saved, tmp_path, field, value, fragment):
+    def change(items):
+        items[0][field] = value
+
+    message = _refused(_rewritten(saved, tmp_path, "nodes.jsonl", change), fragment)
+    assert "capture.nodes[0]" in message
+
+
+def test_plain_node_fields_read_back_as_written(saved):
+    cap = capture(PROGRAM)
+    reopened = load_session(saved).capture
+    keys = ("op", "kind", "is_root", "requires_grad", "module", "seq", "grad_enabled", "inference_mode", "on_path",
+            "source", "grad_order", "names")
+    assert [tuple(a[k] for k in keys) for _, a in reopened.graph.nodes(data=True)] \
+        == [tuple(a[k] for k in keys) for _, a in cap.graph.nodes(data=True)]
+    assert any(a["source"] is not None for _, a in reopened.graph.nodes(data=True))
+    assert any(a["grad_order"] for _, a in reopened.graph.nodes(data=True))
+
+
+@pytest.mark.parametrize("field,value,fragment", [
     ("target", "no-such-node", "joins a node that does not exist"),
     ("slot", True, "should be an integer"),
     ("slots", [0, "1"], "should be an integer"),

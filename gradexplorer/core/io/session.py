@@ -819,7 +819,6 @@ def _node_attrs(d: dict, path: str) -> dict:
         lp = _R.obj(lp, ((path, ".accumulation"), '.' + key))
         accumulation[int(key)] = LeafPass(*(record_from_dict(lp.get(k), (((path, ".accumulation"), '.' + key), '.' + k))
                                             for k in ("delivered", "before", "after")))
-    on_path = tuple(_R.int_(v, (path, ".on_path")) for v in _R.list_(d.get("on_path", []), (path, ".on_path")))
     value = d.get("value")
     if value is not None:
         value = record_from_dict(value, (path, ".value"))
@@ -829,17 +828,51 @@ def _node_attrs(d: dict, path: str) -> dict:
         if len(via) != 3:
             raise _R.fail((path, ".path_via"), "[parent, slot, hops]")
         via = tuple(via)
-    kind = _R.str_(_R.key(d, "kind", path), (path, ".kind"))
-    if kind not in ("leaf", "op", "custom", "root"):
-        raise _R.fail((path, ".kind"), "leaf, op or custom")
-    if kind == "root":  # older files said "root" for an op root; is_root says it now
-        kind = "op"
+    op, kind, is_root, requires_grad = d.get("op"), d.get("kind"), d.get("is_root", False), d.get("requires_grad", True)
+    node_path, module, seq = d.get("path"), d.get("module"), d.get("seq")
+    grad_enabled, inference_mode = d.get("grad_enabled"), d.get("inference_mode")
+    # The plain fields in one test of their exact types (JSON gives nothing else); anything unusual goes
+    # through the field-by-field checks, which say what is wrong (or read an older file's "root").
+    if not (type(op) is str and type(kind) is str and kind in _NODE_KINDS and type(is_root) is bool
+            and type(requires_grad) is bool and type(node_path) in _STR_OR_NONE and type(module) in _STR_OR_NONE
+            and type(seq) in _INT_OR_NONE and type(grad_enabled) in _BOOL_OR_NONE
+            and type(inference_mode) in _BOOL_OR_NONE):
+        kind = _R.str_(_R.key(d, "kind", path), (path, ".kind"))
+        if kind not in ("leaf", "op", "custom", "root"):
+            raise _R.fail((path, ".kind"), "leaf, op or custom")
+        if kind == "root":  # older files said "root" for an op root; is_root says it now
+            kind = "op"
+        op = _R.str_(_R.key(d, "op", path), (path, ".op"))
+        is_root = _R.bool_(is_root, (path, ".is_root"))
+        requires_grad = _R.bool_(requires_grad, (path, ".requires_grad"))
+        node_path = _R.str_(node_path, (path, ".path"), optional=True)
+        module = _R.str_(module, (path, ".module"), optional=True)
+        seq = _R.int_(seq, (path, ".seq"), optional=True)
+        grad_enabled = _R.bool_(grad_enabled, (path, ".grad_enabled"), optional=True)
+        inference_mode = _R.bool_(inference_mode, (path, ".inference_mode"), optional=True)
+    on_path = d.get("on_path", [])
+    if type(on_path) is list and all(type(v) is int for v in on_path):
+        on_path = tuple(on_path)
+    else:
+        on_path = tuple(_R.int_(v, (path, ".on_path")) for v in _R.list_(on_path, (path, ".on_path")))
+    source = d.get("source")
+    if source is not None:
+        line, text = (source.get("line"), source.get("text", "")) if type(source) is dict else (None, None)
+        if type(line) is int and type(text) is str:
+            source = SourceLine(line, text)
+        else:
+            source = _source_line_from_dict(source, (path, ".source"))
+    order = d.get("grad_order", {})
+    if type(order) is dict and all(type(v) is int and k.isdigit() for k, v in order.items()):
+        order = {int(k): v for k, v in order.items()}
+    else:
+        order = _grad_order(order, (path, ".grad_order"))
     return {
-        "op": _R.str_(_R.key(d, "op", path), (path, ".op")),
+        "op": op,
         "kind": kind,
-        "is_root": _R.bool_(d.get("is_root", False), (path, ".is_root")),
+        "is_root": is_root,
         "names": _R.strs(d.get("names", []), (path, ".names")),
-        "path": _R.str_(d.get("path"), (path, ".path"), optional=True),
+        "path": node_path,
         "path_via": via,
         "value": value,
         "outputs": _records(d.get("outputs", []), (path, ".outputs")),
@@ -847,20 +880,27 @@ def _node_attrs(d: dict, path: str) -> dict:
         "grad": None if (grad := d.get("grad")) is None else record_from_dict(grad, (path, ".grad")),
         "accumulation": accumulation,
         "on_path": on_path,
-        "requires_grad": _R.bool_(d.get("requires_grad", True), (path, ".requires_grad")),
+        "requires_grad": requires_grad,
         "grads": grads,
         "saved": saved,
         "hooks": tuple(hooks),
-        "source": _source_line_from_dict(d.get("source"), (path, ".source")),
-        "grad_enabled": _R.bool_(d.get("grad_enabled"), (path, ".grad_enabled"), optional=True),
-        "inference_mode": _R.bool_(d.get("inference_mode"), (path, ".inference_mode"), optional=True),
-        "seq": _R.int_(d.get("seq"), (path, ".seq"), optional=True),
-        "module": _R.str_(d.get("module"), (path, ".module"), optional=True),
-        "grad_order": _grad_order(d.get("grad_order", {}), (path, ".grad_order")),
+        "source": source,
+        "grad_enabled": grad_enabled,
+        "inference_mode": inference_mode,
+        "seq": seq,
+        "module": module,
+        "grad_order": order,
         "shape": None if value is None else value.shape,
         "dtype": None if value is None else value.dtype,
         "device": None if value is None else value.device,
     }
+
+
+#: Exact types of a graph node's plain fields, for :func:`_node_attrs`'s one test.
+_NODE_KINDS = frozenset({"leaf", "op", "custom"})
+_STR_OR_NONE = (str, type(None))
+_INT_OR_NONE = (int, type(None))
+_BOOL_OR_NONE = (bool, type(None))
 
 
 def _severity(value, path: str) -> str:
@@ -879,7 +919,7 @@ def _grad_order(d, path: str) -> dict[int, int]:
     return order
 
 
-def _module_audit(d, path: str) -> ModuleAudit:
+def _module_audit(d, path) -> ModuleAudit:
     """Rebuild a module tree iteratively (a deep Sequential must not recurse)."""
     d = _R.obj(d, path)
     order = []
@@ -888,32 +928,32 @@ def _module_audit(d, path: str) -> ModuleAudit:
         item, p = stack.pop()
         item = _R.obj(item, p)
         order.append((item, p))
-        for i, child in enumerate(_R.list_(item.get("children", []), f"{p}.children")):
-            stack.append((child, f"{p}.children[{i}]"))
+        for i, child in enumerate(_R.list_(item.get("children", []), (p, ".children"))):
+            stack.append((child, ((p, ".children"), i)))
     built: dict[int, ModuleAudit] = {}
     for item, p in reversed(order):
         entries = []
-        for i, e in enumerate(_R.list_(item.get("entries", []), f"{p}.entries")):
-            ep = f"{p}.entries[{i}]"
+        for i, e in enumerate(_R.list_(item.get("entries", []), (p, ".entries"))):
+            ep = ((p, ".entries"), i)
             e = _R.obj(e, ep)
-            record = record_from_dict(_R.key(e, "record", ep), f"{ep}.record")
-            entries.append(StateEntry(_R.str_(e.get("path"), f"{ep}.path"), _R.str_(e.get("kind"), f"{ep}.kind"),
-                                      record, _R.bool_(e.get("requires_grad"), f"{ep}.requires_grad"),
-                                      _R.bool_(e.get("has_grad"), f"{ep}.has_grad"),
-                                      _R.bool_(e.get("persistent"), f"{ep}.persistent"),
-                                      _R.bool_(e.get("follows_to"), f"{ep}.follows_to")))
+            record = record_from_dict(_R.key(e, "record", ep), (ep, ".record"))
+            entries.append(StateEntry(_R.str_(e.get("path"), (ep, ".path")), _R.str_(e.get("kind"), (ep, ".kind")),
+                                      record, _R.bool_(e.get("requires_grad"), (ep, ".requires_grad")),
+                                      _R.bool_(e.get("has_grad"), (ep, ".has_grad")),
+                                      _R.bool_(e.get("persistent"), (ep, ".persistent")),
+                                      _R.bool_(e.get("follows_to"), (ep, ".follows_to"))))
         warnings = []
-        for i, w in enumerate(_R.list_(item.get("warnings", []), f"{p}.warnings")):
-            wp = f"{p}.warnings[{i}]"
+        for i, w in enumerate(_R.list_(item.get("warnings", []), (p, ".warnings"))):
+            wp = ((p, ".warnings"), i)
             w = _R.obj(w, wp)
-            warnings.append(ModuleWarning(_R.str_(w.get("code"), f"{wp}.code"), _R.str_(w.get("path"), f"{wp}.path"),
-                                          _R.str_(w.get("message"), f"{wp}.message"),
-                                          _R.str_(w.get("fix", ""), f"{wp}.fix"),
-                                          _R.str_(w.get("severity", "warning"), f"{wp}.severity")))
+            warnings.append(ModuleWarning(_R.str_(w.get("code"), (wp, ".code")), _R.str_(w.get("path"), (wp, ".path")),
+                                          _R.str_(w.get("message"), (wp, ".message")),
+                                          _R.str_(w.get("fix", ""), (wp, ".fix")),
+                                          _R.str_(w.get("severity", "warning"), (wp, ".severity"))))
         children = tuple(built[id(c)] for c in item.get("children", []))
-        built[id(item)] = ModuleAudit(_R.str_(item.get("path"), f"{p}.path"),
-                                      _R.str_(item.get("type_name"), f"{p}.type_name"), tuple(entries), children,
-                                      tuple(warnings), _R.strs(item.get("devices", []), f"{p}.devices"))
+        built[id(item)] = ModuleAudit(_R.str_(item.get("path"), (p, ".path")),
+                                      _R.str_(item.get("type_name"), (p, ".type_name")), tuple(entries), children,
+                                      tuple(warnings), _R.strs(item.get("devices", []), (p, ".devices")))
     return built[id(d)]
 
 
@@ -1062,38 +1102,38 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
                                   _R.strs(ps.get("input_names", []), f"{p}.input_names")))
     tensors = []
     for i, t in _each(_R.list_(doc.get("tensors", []), "capture.tensors"), consume=consume):
-        p = f"capture.tensors[{i}]"
+        p = ("capture.tensors", i)
         t = _R.obj(t, p)
         origin = t.get("origin")
         if origin is not None:
-            o = _R.obj(origin, f"{p}.origin")
-            origin = OriginRecord(_R.str_(o.get("op"), f"{p}.origin.op"), _source_line_from_dict(o.get("source"), f"{p}.origin.source"),
-                                  _R.bool_(o.get("grad_enabled"), f"{p}.origin.grad_enabled"),
-                                  _R.bool_(o.get("inference_mode"), f"{p}.origin.inference_mode"))
-        value = record_from_dict(_R.key(t, "value", p), f"{p}.value")
-        names = _R.strs(_R.key(t, "names", p), f"{p}.names")
+            o = _R.obj(origin, (p, ".origin"))
+            origin = OriginRecord(_R.str_(o.get("op"), (p, ".origin.op")), _source_line_from_dict(o.get("source"), (p, ".origin.source")),
+                                  _R.bool_(o.get("grad_enabled"), (p, ".origin.grad_enabled")),
+                                  _R.bool_(o.get("inference_mode"), (p, ".origin.inference_mode")))
+        value = record_from_dict(_R.key(t, "value", p), (p, ".value"))
+        names = _R.strs(_R.key(t, "names", p), (p, ".names"))
         if not names:
-            raise _R.fail(f"{p}.names", "at least one name")
+            raise _R.fail((p, ".names"), "at least one name")
         tensors.append(TensorInfo(
-            names, _R.str_(t.get("node"), f"{p}.node", optional=True), _R.int_(t.get("output_nr", 0), f"{p}.output_nr"),
-            value, record_from_dict(t.get("grad"), f"{p}.grad"),
-            *(_R.bool_(t.get(k), f"{p}.{k}") for k in
+            names, _R.str_(t.get("node"), (p, ".node"), optional=True), _R.int_(t.get("output_nr", 0), (p, ".output_nr")),
+            value, record_from_dict(t.get("grad"), (p, ".grad")),
+            *(_R.bool_(t.get(k), (p, "." + k)) for k in
               ("requires_grad", "is_leaf", "retains_grad", "is_view", "is_inference", "is_parameter")),
-            _R.str_(t.get("grad_fn"), f"{p}.grad_fn", optional=True), origin,
-            _R.strs(t.get("base_names", []), f"{p}.base_names"), _R.strs(t.get("source_names", []), f"{p}.source_names"),
-            _source_line_from_dict(t.get("switched_off"), f"{p}.switched_off"), _source_line_from_dict(t.get("hook_gradient"), f"{p}.hook_gradient"),
-            _R.bool_(t.get("is_buffer", False), f"{p}.is_buffer"),
-            _source_line_from_dict(t.get("grad_result"), f"{p}.grad_result")))
+            _R.str_(t.get("grad_fn"), (p, ".grad_fn"), optional=True), origin,
+            _R.strs(t.get("base_names", []), (p, ".base_names")), _R.strs(t.get("source_names", []), (p, ".source_names")),
+            _source_line_from_dict(t.get("switched_off"), (p, ".switched_off")), _source_line_from_dict(t.get("hook_gradient"), (p, ".hook_gradient")),
+            _R.bool_(t.get("is_buffer", False), (p, ".is_buffer")),
+            _source_line_from_dict(t.get("grad_result"), (p, ".grad_result"))))
     explanations = []
     for i, e in _each(_R.list_(doc.get("explanations", []), "capture.explanations"), consume=consume):
-        p = f"capture.explanations[{i}]"
+        p = ("capture.explanations", i)
         e = _R.obj(e, p)
-        explanations.append(Explanation(_R.str_(e.get("name"), f"{p}.name"), _R.str_(e.get("code"), f"{p}.code"),
-                                        _R.str_(e.get("sentence"), f"{p}.sentence"),
-                                        _R.int_(e.get("line"), f"{p}.line", optional=True),
-                                        _R.str_(e.get("node"), f"{p}.node", optional=True),
-                                        _severity(e.get("severity", "ok"), f"{p}.severity")))
-    modules = tuple(_module_audit(m, f"capture.modules[{i}]")
+        explanations.append(Explanation(_R.str_(e.get("name"), (p, ".name")), _R.str_(e.get("code"), (p, ".code")),
+                                        _R.str_(e.get("sentence"), (p, ".sentence")),
+                                        _R.int_(e.get("line"), (p, ".line"), optional=True),
+                                        _R.str_(e.get("node"), (p, ".node"), optional=True),
+                                        _severity(e.get("severity", "ok"), (p, ".severity"))))
+    modules = tuple(_module_audit(m, ("capture.modules", i))
                     for i, m in _each(_R.list_(doc.get("modules", []), "capture.modules"), consume=consume))
     error = doc.get("error")
     if error is not None:
