@@ -499,3 +499,20 @@ def test_a_child_that_dies_between_two_parts_is_a_crash_report_with_its_line():
     assert (cap.error.kind, cap.error.exc_type, cap.error.line) == ("crashed", "SIGSEGV", 9)
     assert cap.stdout == "ran\n" and cap.graph.number_of_nodes() == 0
     assert gc.isenabled()
+
+
+def test_a_child_that_dies_writing_the_file_after_its_parts_is_a_crash_report_with_its_line():
+    """The parts went, the file was begun: still a crash, not a capture read from half a file."""
+    cap = capture_isolated(textwrap.dedent("""\
+        # This child sends its parts, opens the file, then crashes in native code before writing it.
+        import ctypes
+        from gradexplorer.core.io import session
+        def crashing_document(*args, **kwargs):
+            ctypes.string_at(0)
+        session.session_to_dict = crashing_document
+        print("ran")
+        (torch.ones(3, requires_grad=True) * 2).sum().backward()
+    """))
+    assert (cap.error.kind, cap.error.exc_type, cap.error.line) == ("crashed", "SIGSEGV", 5)
+    assert cap.stdout == "ran\n" and cap.graph.number_of_nodes() == 0
+    assert gc.isenabled()
