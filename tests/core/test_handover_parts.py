@@ -303,6 +303,16 @@ def test_a_part_that_is_a_fifo_is_refused_at_once(tmp_path):
     assert "named pipe" in parts.refused and parts.read == 1
 
 
+#: A 60-node chain; the programs below run it in the isolated child after slowing part of the hand-over.
+CHAIN = textwrap.dedent("""\
+    torch.manual_seed(0)
+    x = torch.randn(4, requires_grad=True)
+    y = x
+    for _ in range(30):
+        y = (y * 1.01).tanh()
+    y.sum().backward()
+""")
+
 SLOW_WRITER = textwrap.dedent("""\
     # Slows this child's writing down after the first part (the program runs in the child, so it can):
     # the parent must read part 1 before part 2 exists.
@@ -316,23 +326,14 @@ SLOW_WRITER = textwrap.dedent("""\
             time.sleep(0.5)
         return taken(self)
     capture_json.TensorSink.take = slow_take
-    torch.manual_seed(0)
-    x = torch.randn(4, requires_grad=True)
-    y = x
-    for _ in range(30):
-        y = (y * 1.01).tanh()
-    y.sum().backward()
-""")
+""") + CHAIN
 
 
 def _plain_slow_writer_grad() -> torch.Tensor:
-    torch.manual_seed(0)
-    x = torch.randn(4, requires_grad=True)
-    y = x
-    for _ in range(30):
-        y = (y * 1.01).tanh()
-    y.sum().backward()
-    return x.grad
+    """:data:`CHAIN` run by plain PyTorch: the gradient of ``x`` the isolated captures must hold."""
+    namespace = {"torch": torch}
+    exec(CHAIN, namespace)  # noqa: S102 - our own test program
+    return namespace["x"].grad
 
 
 def test_the_app_reads_the_parts_while_the_child_still_writes(monkeypatch):
@@ -377,13 +378,7 @@ SLOW_EXPLAINER = textwrap.dedent("""\
         time.sleep(1.5)
         return explain(result)
     run.explain_capture = slow_explain
-    torch.manual_seed(0)
-    x = torch.randn(4, requires_grad=True)
-    y = x
-    for _ in range(30):
-        y = (y * 1.01).tanh()
-    y.sum().backward()
-""")
+""") + CHAIN
 
 
 def test_the_app_reads_the_nodes_while_the_child_still_builds_the_rest(monkeypatch):
