@@ -63,9 +63,13 @@ def _written(cap, *, in_parts: bool) -> tuple[list[bytes], bytes]:
         parts.append(fh.getvalue())
 
     buffer = io.BytesIO()
+    first = parameter_gradients(cap.graph, len(cap.passes))
+    sink = None
+    if in_parts:
+        sink = capture_json.TensorSink(DEFAULT_FILE_VALUES, defer_stats=True, stats_first=first)
+        capture_json.send_nodes(cap.graph, sink, send)
     write_session_container(Session(code=PROGRAM, device="cpu", capture=cap), buffer, compress=False,
-                            defer_stats=True, stats_first=parameter_gradients(cap.graph, len(cap.passes)),
-                            on_nodes=send if in_parts else None)
+                            defer_stats=True, stats_first=first, sink=sink)
     return parts, buffer.getvalue()
 
 

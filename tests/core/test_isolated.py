@@ -28,6 +28,16 @@ def test_a_normal_program_gives_the_capture_the_seed_notes_expect():
     assert "isolated" in cap.timings
 
 
+def test_a_syntax_error_comes_back_with_pythons_line_and_nothing_run():
+    """No graph is built, so the child sends no parts ahead: the file alone carries the report."""
+    code = "x = torch.ones(2)\nprint('ran')\ny = (x +\n"
+    with pytest.raises(SyntaxError) as python:
+        compile(code, "<editor>", "exec")
+    cap = capture_isolated(code)
+    assert (cap.error.kind, cap.error.line) == ("syntax", python.value.lineno)
+    assert not cap.executed and cap.stdout == "" and cap.graph.number_of_nodes() == 0
+
+
 def test_a_segfault_is_an_error_with_its_line_and_the_output_so_far():
     cap = capture_isolated("import ctypes\nprint('before')\nctypes.string_at(0)\nprint('after')\n")
     assert (cap.error.kind, cap.error.exc_type, cap.error.line) == ("crashed", "SIGSEGV", 3)

@@ -376,7 +376,7 @@ def encode_line(item: Any, sink: TensorSink) -> bytes:
         raise ValueError(f"cannot be saved as JSON: {exc}") from None
 
 
-#: Graph nodes per part of a document sent in parts (:func:`capture_to_dict`'s ``on_nodes``).
+#: Graph nodes per part of a document sent in parts (:func:`send_nodes`).
 NODES_PER_PART = 2000
 
 
@@ -391,10 +391,8 @@ def send_nodes(graph, sink: TensorSink, on_nodes: Callable[[list[bytes], list[di
     same ``sink`` (``capture_to_dict(..., sink=sink, nodes_sent=True)``).
     """
     part: list[bytes] = []
-    for node_id, attrs in graph.nodes(data=True):
-        # The path text follows from ``path_via``; the reader rebuilds it
-        # (deep graphs would spend most of the document on it).
-        part.append(encode_line({"id": node_id, **attrs, "path": None}, sink))
+    for line in _node_lines(graph, sink):
+        part.append(line)
         if len(part) >= NODES_PER_PART:
             on_nodes(part, *sink.take())
             part = []
@@ -402,9 +400,17 @@ def send_nodes(graph, sink: TensorSink, on_nodes: Callable[[list[bytes], list[di
         on_nodes(part, *sink.take())
 
 
-def capture_to_dict(capture, *, sink: TensorSink | None = None,
-                    on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None,
-                    nodes_sent: bool = False) -> dict[str, Any]:
+def _node_lines(graph, sink: TensorSink):
+    """Each graph node as a JSON line, its records encoded into ``sink``.
+
+    The path text follows from ``path_via``; the reader rebuilds it (deep
+    graphs would spend most of the document on it).
+    """
+    for node_id, attrs in graph.nodes(data=True):
+        yield encode_line({"id": node_id, **attrs, "path": None}, sink)
+
+
+def capture_to_dict(capture, *, sink: TensorSink | None = None, nodes_sent: bool = False) -> dict[str, Any]:
     """The whole capture as a JSON-ready dict (see docs/capture-json.md).
 
     With ``sink``, tensor values go to its binary table (records carry a
@@ -412,19 +418,14 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None,
     items of ``nodes``, ``tensors`` and ``explanations`` are already JSON lines
     (``bytes``, :func:`encode_line`) for the session container.
 
-    With ``sink`` and ``on_nodes``, the graph nodes are not in the document:
-    they go to ``on_nodes`` in parts (:func:`send_nodes`), and the document's
-    ``records`` are those that came after the last part. With ``sink`` and
-    ``nodes_sent``, :func:`send_nodes` has sent them already with this sink.
+    With ``sink`` and ``nodes_sent``, the graph nodes are not in the
+    document: :func:`send_nodes` has sent them in parts with this sink, and
+    the document's ``records`` are those that came after the last part.
     """
     graph = capture.graph
     nodes = []
-    if sink is not None and on_nodes is not None and not nodes_sent:
-        send_nodes(graph, sink, on_nodes)
-    elif sink is not None and not nodes_sent:
-        # The path text follows from ``path_via`` (see send_nodes).
-        nodes = [encode_line({"id": node_id, **attrs, "path": None}, sink)
-                 for node_id, attrs in graph.nodes(data=True)]
+    if sink is not None and not nodes_sent:
+        nodes = list(_node_lines(graph, sink))
     elif sink is None:
         for node_id, attrs in graph.nodes(data=True):
             item = {"id": node_id}

@@ -208,16 +208,15 @@ def _budget_records(obj: Any, budget: list[int], summarised: list[int], file_val
 
 
 def session_to_dict(session: Session, *, file_values: int = DEFAULT_FILE_VALUES,
-                    sink: TensorSink | None = None, on_nodes=None, nodes_sent: bool = False) -> dict[str, Any]:
+                    sink: TensorSink | None = None, nodes_sent: bool = False) -> dict[str, Any]:
     """The session as a JSON-ready document (values within the file budget).
 
     Without ``sink`` values are inline JSON lists (format 1 style, readable by
     :func:`read_session_text`); with one they go to its binary table.
-    ``on_nodes`` sends the graph nodes ahead in parts, ``nodes_sent`` says
-    they went already (see
+    ``nodes_sent`` says the graph nodes went ahead in parts already (see
     :func:`~gradexplorer.core.io.capture_json.capture_to_dict`).
     """
-    captured = capture_to_dict(session.capture, sink=sink, on_nodes=on_nodes, nodes_sent=nodes_sent)
+    captured = capture_to_dict(session.capture, sink=sink, nodes_sent=nodes_sent)
     if sink is None:
         budget, summarised = [file_values], [0]
         _budget_records(captured, budget, summarised, file_values)
@@ -356,7 +355,6 @@ def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES
 
 def write_session_container(session: Session, fh: BinaryIO, *, file_values: int = DEFAULT_FILE_VALUES,
                             compress: bool = True, defer_stats: bool = False, stats_first=(),
-                            on_nodes: Callable[[list[bytes], list[dict], dict], None] | None = None,
                             sink: TensorSink | None = None) -> TensorSink:
     """Write the session as a format-3 container (the document, its long lists as JSON lines, the value table).
 
@@ -377,17 +375,13 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
     out, for the returned sink's
     :meth:`~gradexplorer.core.io.capture_json.TensorSink.late_stats_lines`
     (the hand-over again: see :func:`add_late_stats`), except those of the
-    records in ``stats_first``. ``on_nodes(node_lines, records, values)``
-    receives the graph nodes ahead of the container, a part at a time, with
-    the records and values they brought (the hand-over again: see
-    :func:`write_capture_part`); the container then holds the rest.
-    ``sink``: the :class:`~gradexplorer.core.io.capture_json.TensorSink`
-    (made with ``file_values``) that
-    :func:`~gradexplorer.core.io.capture_json.send_nodes` already sent the
-    graph nodes with, in parts, before the capture was finished (the
-    hand-over again: the isolated child sends them as soon as the graph is
-    built); the container holds the rest, and the sink's own ``defer_stats``
-    and ``stats_first`` apply.
+    records in ``stats_first``. ``sink``: the
+    :class:`~gradexplorer.core.io.capture_json.TensorSink` (made with
+    ``file_values``) that :func:`~gradexplorer.core.io.capture_json.send_nodes`
+    already sent the graph nodes with, a part at a time (the hand-over again:
+    the isolated child sends them as soon as the graph is built, see
+    :func:`write_capture_part`); the container holds the rest, and the
+    sink's own ``defer_stats`` and ``stats_first`` apply.
 
     Returns
     -------
@@ -397,7 +391,7 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
     nodes_sent = sink is not None
     if sink is None:
         sink = TensorSink(file_values, defer_stats=defer_stats, stats_first=stats_first)
-    doc = session_to_dict(session, file_values=file_values, sink=sink, on_nodes=on_nodes, nodes_sent=nodes_sent)
+    doc = session_to_dict(session, file_values=file_values, sink=sink, nodes_sent=nodes_sent)
     captured = doc["capture"]
     lists = {key: captured[key] for key in _LINE_KEYS if key in captured}
     if "modules" in lists:
@@ -419,7 +413,7 @@ def write_capture_part(fh: BinaryIO, node_lines: list[bytes], records: list[dict
                        values: dict[str, torch.Tensor]) -> None:
     """One part of a container sent in parts (see the module docstring), stored, not deflated.
 
-    The arguments are what ``write_session_container(..., on_nodes=...)``
+    The arguments are what :func:`~gradexplorer.core.io.capture_json.send_nodes`
     hands out; ``fh`` a seekable binary file opened for writing. The isolated
     engine's child writes one per 2,000 graph nodes, and the app reads each
     (:func:`read_capture_part`) while the child encodes the next.

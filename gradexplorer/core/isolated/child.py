@@ -240,10 +240,9 @@ def main(argv: list[str]) -> int:
     # No cyclic GC meanwhile: encoding makes many small objects next to the whole capture (as save_session).
     with paused_collection():
         with open(job["result_path"], "wb") as fh:
-            if "sink" in sent:
-                sink = write_session_container(session, fh, compress=False, sink=sent["sink"])
-            else:  # the program never ran (a syntax error): no graph was built
-                sink = write_session_container(session, fh, compress=False, defer_stats=True, on_nodes=send_part)
+            if "sink" not in sent:  # the program never ran (a syntax error): no graph was built
+                send_graph(cap.graph, len(cap.passes))
+            sink = write_session_container(session, fh, compress=False, sink=sent["sink"])
         emit({"written": True, "write": time.perf_counter() - started + sent.get("seconds", 0.0)})
         if go is not None:
             go.readline()  # the parent has read the capture (or went away: its end of the pipe closed)
