@@ -4,6 +4,7 @@ import json
 import textwrap
 
 import pytest
+import torch
 
 from gradexplorer import capture
 from gradexplorer.cli import main
@@ -292,3 +293,26 @@ def test_cli_prints_explanations_and_module_warnings(capsys, tmp_path):
     layer = doc["modules"][0]
     assert layer["warnings"][0]["code"] == "plain_tensor_attribute"
     assert {e["path"]: e["kind"] for e in layer["entries"]} == {"layer.w": "parameter", "layer.a": "plain"}
+
+
+def test_unreached_leaf_names_unnamed_pass_roots_by_their_op_and_node():
+    """A loop of ``net(x).pow(2).sum().backward()``: the roots have no name, so the sentence says what they are."""
+    code = textwrap.dedent("""\
+        torch.manual_seed(0)
+        net = nn.Linear(2, 2)
+        ema = nn.Linear(2, 2)
+        x = torch.randn(3, 2)
+        for _ in range(2):
+            net.zero_grad()
+            net(x).pow(2).sum().backward()
+    """)
+    plain = torch.nn.Linear(2, 2)(torch.randn(3, 2)).pow(2).sum()
+    op = type(plain.grad_fn).__name__  # what PyTorch calls the root's node
+    cap = capture(code)
+    roots = [r for p in cap.passes for r, _ in p.roots]
+    assert len(roots) == 2 and len(set(roots)) == 2
+    sentence = explanation(cap, "ema.weight").sentence
+    assert explanation(cap, "ema.weight").code == "leaf_unreachable"
+    assert f"the passes started from a {op} result at line 7 (nodes {roots[0]}, {roots[1]})" in sentence, sentence
+    for node_id in roots:
+        assert cap.graph.nodes[node_id]["op"] == op

@@ -557,4 +557,116 @@ PROGRAMS: list[Program] = [
         target = (w * 2).detach()
         ((w - target) ** 2).sum().backward()
     """, {"target": "detached", "w": "leaf_grad"}),
+    # -- optimizers, scalers, closures and edits of .grad -----------------------------------
+    _p("gradscaler_unscale_then_clip", """
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        scaler = torch.amp.GradScaler("cpu", init_scale=1024.0)
+        x = torch.randn(16, 4)
+        y = torch.randn(16, 1)
+        for step in range(2):
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            scaler.scale(loss).backward()
+            scaler.unscale_(opt)
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+            scaler.step(opt)
+            scaler.update()
+    """, {"model.0.weight": "grad_edited", "model.2.bias": "grad_edited"},
+       {"model.0.weight": ("your code then changed it",)}),
+    _p("lbfgs_closure_runs_several_passes", """
+        torch.manual_seed(0)
+        w = torch.randn(3, requires_grad=True)
+        x = torch.randn(10, 3)
+        y = x @ torch.tensor([1.0, -2.0, 0.5])
+        opt = torch.optim.LBFGS([w], lr=0.5, max_iter=4)
+        def closure():
+            opt.zero_grad()
+            loss = ((x @ w - y) ** 2).mean()
+            loss.backward()
+            return loss
+        opt.step(closure)
+    """, {"w": "grad_reset"}),
+    _p("zero_grad_keeps_tensors_then_two_micro_batches", """
+        torch.manual_seed(0)
+        lin = nn.Linear(3, 2)
+        opt = torch.optim.SGD(lin.parameters(), lr=0.1, momentum=0.9)
+        x = torch.randn(5, 3)
+        for step in range(3):
+            opt.zero_grad(set_to_none=False)
+            for micro in range(2):
+                lin(x[micro:micro + 3]).pow(2).sum().backward()
+            opt.step()
+    """, {"lin.weight": "grad_reset", "lin.bias": "grad_reset"}, {"lin.weight": ("holds only pass(es) 4, 5",)}),
+    _p("adam_foreach_maximize_weight_decay", """
+        torch.manual_seed(0)
+        lin = nn.Linear(3, 3)
+        opt = torch.optim.Adam(lin.parameters(), lr=0.01, weight_decay=0.1, maximize=True, foreach=True)
+        x = torch.randn(4, 3)
+        for step in range(2):
+            opt.zero_grad()
+            (-lin(x).pow(2).mean()).backward()
+            opt.step()
+    """, {"lin.weight": "grad_reset"}),
+    _p("gradient_penalty_create_graph", """
+        torch.manual_seed(0)
+        d = nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 1))
+        x = torch.randn(6, 2, requires_grad=True)
+        out = d(x).sum()
+        g, = torch.autograd.grad(out, x, create_graph=True)
+        penalty = ((g.norm(dim=1) - 1) ** 2).mean()
+        loss = out + 10 * penalty
+        loss.backward()
+    """, {"d.0.weight": "leaf_grad", "x": "leaf_grad", "g": "intermediate"}),
+    _p("grad_data_scaled_in_place_between_passes", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        (w * 3).sum().backward()
+        w.grad.data.mul_(0.5)
+        (w * w).sum().backward()
+    """, {"w": "grad_edited"}, {"w": ("before pass 1 it was [1.5, 1.5]",)}),
+    _p("weight_norm_parametrization", """
+        torch.manual_seed(0)
+        lin = torch.nn.utils.parametrizations.weight_norm(nn.Linear(3, 2))
+        x = torch.randn(4, 3)
+        for _ in range(2):
+            lin.zero_grad()
+            lin(x).sum().backward()
+    """, {"lin.parametrizations.weight.original0": "grad_reset", "lin.bias": "grad_reset"}),
+    _p("ema_copy_updated_under_no_grad", """
+        torch.manual_seed(0)
+        net = nn.Linear(2, 2)
+        ema = nn.Linear(2, 2)
+        ema.load_state_dict(net.state_dict())
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        x = torch.randn(3, 2)
+        for _ in range(2):
+            opt.zero_grad()
+            net(x).pow(2).sum().backward()
+            opt.step()
+            with torch.no_grad():
+                for pe, p in zip(ema.parameters(), net.parameters()):
+                    pe.mul_(0.9).add_(p, alpha=0.1)
+    """, {"net.weight": "grad_reset", "ema.weight": "leaf_unreachable"},
+       {"ema.weight": ("a SumBackward0 result at line 9",)}),
+    _p("optimizer_step_in_post_accumulate_hooks", """
+        torch.manual_seed(0)
+        model = nn.Linear(3, 2)
+        opts = {p: torch.optim.SGD([p], lr=0.1) for p in model.parameters()}
+        def step(p):
+            opts[p].step()
+            opts[p].zero_grad()
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(step)
+        x = torch.randn(4, 3)
+        for _ in range(2):
+            model(x).sum().backward()
+    """, {"model.weight": "grad_consumed", "model.bias": "grad_consumed"}, in_pass_edits=True),
+    _p("grad_replaced_by_a_scaled_copy", """
+        w = torch.tensor([1.0, -1.0], requires_grad=True)
+        (w * 2).sum().backward()
+        saved = w.grad
+        w.grad = w.grad.clone() * 10
+        (w * 4).sum().backward()
+    """, {"w": "grad_edited"}, {"w": ("before pass 1 it was [20, 20]",)}),
 ]

@@ -111,12 +111,35 @@ def _value(record) -> str:
 
 
 def _pass_roots(capture) -> str:
-    names = []
+    """Where the passes started, for people: ``loss (line 8)``, ``a SumBackward0 result at line 8 (node n4)``.
+
+    An unnamed root (``net(x).sum().backward()``) is named by its op and the
+    node id the inspector's title shows; passes that started from the same
+    op at the same line (a training loop) are told once, with every node.
+    """
+    described: dict[str, list[str]] = {}
     for p in capture.passes:
-        root_names = [n for n in p.root_names] or [r for r, _ in p.roots if r]
         where = f" (line {p.source.line})" if p.source is not None else ""
-        names.append(f"{', '.join(root_names) or 'an unnamed tensor'}{where}")
-    return "; ".join(dict.fromkeys(names))
+        if p.root_names:
+            described.setdefault(f"{', '.join(p.root_names)}{where}", [])
+            continue
+        nodes = [r for r, _ in p.roots if r]
+        ops = dict.fromkeys(_op_of(capture, r) for r in nodes)
+        what = f"a {' / '.join(ops)} result" if ops else "an unnamed tensor"
+        at = f" at line {p.source.line}" if p.source is not None else ""
+        described.setdefault(f"{what}{at}", []).extend(nodes)
+    parts = []
+    for text, nodes in described.items():
+        nodes = list(dict.fromkeys(nodes))
+        if nodes:
+            text += f" ({'node' if len(nodes) == 1 else 'nodes'} {', '.join(nodes)})"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def _op_of(capture, node_id: str) -> str:
+    attrs = capture.graph.nodes.get(node_id) if capture.graph is not None else None
+    return attrs["op"].rsplit("::", 1)[-1] if attrs else "unnamed"
 
 
 def _failed_backward_on(capture, name: str):
