@@ -38,7 +38,10 @@ def encode(t):
         return None
     t = t.detach().cpu().resolve_conj().resolve_neg()
     if t.layout != torch.strided:
-        return {"shape": list(t.shape), "dtype": str(t.dtype), "values": None}
+        try:  # a sparse gradient (nn.Embedding(sparse=True)) is compared by its dense values, as the app shows them
+            t = t.to_dense()
+        except (RuntimeError, NotImplementedError):
+            return {"shape": list(t.shape), "dtype": str(t.dtype), "values": None}
     flat = t.reshape(-1)
     if flat.is_complex():
         values = torch.view_as_real(flat).double().tolist()

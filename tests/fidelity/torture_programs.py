@@ -669,4 +669,85 @@ PROGRAMS: list[Program] = [
         w.grad = w.grad.clone() * 10
         (w * 4).sum().backward()
     """, {"w": "grad_edited"}, {"w": ("before pass 1 it was [20, 20]",)}),
+    _p("grad_edited_then_zeroed_holds_only_the_later_pass", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        (w * 2).sum().backward()
+        w.grad += 1
+        (w * 3).sum().backward()
+        w.grad.zero_()
+        (w * 5).sum().backward()
+    """, {"w": "grad_reset"}, {"w": ("holds only pass(es) 2",)}, {"w": ("not a plain sum",)}),
+    _p("grad_edited_after_a_reset_is_the_one_told", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        (w * 2).sum().backward()
+        w.grad += 1
+        (w * 3).sum().backward()
+        w.grad.zero_()
+        (w * 5).sum().backward()
+        w.grad.mul_(2)
+        (w * 7).sum().backward()
+    """, {"w": "grad_edited"}, {"w": ("before pass 3 it was [10, 10]",)}, {"w": ("before pass 1",)}),
+    _p("sparse_embedding_accumulates", """
+        torch.manual_seed(0)
+        emb = nn.Embedding(6, 3, sparse=True)
+        idx = torch.tensor([0, 2, 2, 5])
+        for _ in range(2):
+            emb(idx).pow(2).sum().backward()
+    """, {"emb.weight": "grad_accumulated"}),
+    _p("sparse_embedding_sgd", """
+        torch.manual_seed(0)
+        emb = nn.Embedding(6, 3, sparse=True)
+        opt = torch.optim.SGD(emb.parameters(), lr=0.1)
+        for i in range(2):
+            opt.zero_grad()
+            emb(torch.tensor([i, 3])).sum().backward()
+            opt.step()
+    """, {"emb.weight": "grad_reset"}),
+    _p("autocast_bfloat16_on_cpu", """
+        torch.manual_seed(0)
+        lin = nn.Linear(4, 4)
+        x = torch.randn(3, 4)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            out = lin(x)
+        loss = out.float().pow(2).mean()
+        loss.backward()
+    """, {"lin.weight": "leaf_grad", "out": "intermediate"}, {"out": ("bfloat16",)}),
+    _p("clip_grad_value_then_another_pass", """
+        torch.manual_seed(0)
+        lin = nn.Linear(3, 2)
+        x = torch.randn(4, 3)
+        lin(x).pow(2).sum().backward()
+        torch.nn.utils.clip_grad_value_(lin.parameters(), 0.5)
+        lin(x).sum().backward()
+    """, {"lin.weight": "grad_edited", "lin.bias": "grad_edited"}, {"lin.bias": ("before pass 1 it was [-0.5, 0.5]",)}),
+    _p("mixed_dtype_leaves_two_passes", """
+        w = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+        v = torch.tensor([0.5, 0.25], dtype=torch.float32, requires_grad=True)
+        (w * v).sum().backward()
+        (w * v * 2).sum().backward()
+    """, {"w": "grad_accumulated", "v": "grad_accumulated"}),
+    _p("first_grad_kept_by_name_then_accumulated", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        (w * 2).sum().backward()
+        first = w.grad
+        (w * 3).sum().backward()
+    """, {"w": "grad_accumulated"}),
+    _p("tied_embedding_and_head_weights", """
+        torch.manual_seed(0)
+        emb = nn.Embedding(5, 3)
+        head = nn.Linear(3, 5, bias=False)
+        head.weight = emb.weight
+        x = torch.tensor([1, 2])
+        for _ in range(2):
+            head(emb(x)).logsumexp(-1).sum().backward()
+    """, {"emb.weight": "grad_accumulated", "head.weight": "alias"}),
+    _p("manual_sgd_under_no_grad_then_zero_", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        for _ in range(3):
+            loss = (w ** 2).sum()
+            loss.backward()
+            with torch.no_grad():
+                w -= 0.1 * w.grad
+                w.grad.zero_()
+    """, {"w": "grad_reset"}, {"w": ("reset after the last one",)}),
 ]

@@ -27,7 +27,7 @@ import torch
 
 from ..records.tensors import TensorRecord
 
-__all__ = ["LeafStep", "classify_leaf", "leaf_steps", "same_value", "sum_values"]
+__all__ = ["LeafStep", "classify_leaf", "leaf_steps", "same_value", "since_last_reset", "sum_values"]
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,21 @@ def leaf_steps(accumulation: dict) -> list[LeafStep]:
     return steps
 
 
+def since_last_reset(steps: list[LeafStep]) -> list[LeafStep]:
+    """The steps from the last fresh start of ``.grad`` on: a reset before a pass, or a hook that took it.
+
+    What happened to ``.grad`` before that (passes, edits) no longer shows in
+    it, so the reason codes and their sentences read only these steps.
+    """
+    start = 0
+    for position, step in enumerate(steps):
+        if step.before_change == "reset":
+            start = position
+        elif step.effect == "consumed":
+            start = position + 1
+    return steps[start:]
+
+
 def end_change(steps: list[LeafStep], final: TensorRecord | None) -> str:
     """What happened to ``.grad`` after the last pass: ``"kept"``, ``"reset"`` or ``"edited"``."""
     last = steps[-1].after if steps else None
@@ -183,19 +198,20 @@ def classify_leaf(steps: list[LeafStep], final: TensorRecord | None) -> tuple[st
         return "grad_reset", [], change
     contributing: list[int] = []
     preexisting = False
-    for step in steps:
-        if step.before_change in ("reset",):
-            contributing, preexisting = [], False
-        elif step.before_change == "edited":
-            return "grad_edited", [], "edited"
+    # An edit counts only until the next reset: ``.grad += 1`` then ``.grad.zero_()`` leaves a .grad that holds
+    # exactly the later passes.
+    edited = ""
+    for step in since_last_reset(steps):
+        if step.before_change == "edited":
+            edited = edited or "edited"
         elif step.before_change == "preexisting":
             preexisting = True
         if step.effect in ("filled", "added"):
             contributing.append(step.index)
-        elif step.effect == "consumed":
-            contributing, preexisting = [], False
         elif step.effect == "changed":
-            return "grad_edited", [], "in_pass"
+            edited = edited or "in_pass"
+    if edited:
+        return "grad_edited", [], edited
     if final is None:
         if any(s.effect == "consumed" for s in steps):
             return "grad_consumed", [], change

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import ast
 
-from .accounting import classify_leaf, leaf_steps
+from .accounting import classify_leaf, leaf_steps, since_last_reset
 
 __all__ = ["REASONS", "Explanation", "Reason", "explain_capture"]
 
@@ -263,17 +263,18 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
                 f"{_pass_name(passes[s.index])} delivered {_value(s.delivered)} to {name}, and {who} then took it "
                 f"(it set .grad to None, as an optimizer step inside backward does), so .grad is {value}." + tail, line)
     # grad_edited
+    recent = since_last_reset(steps)  # an edit before the last reset is gone from .grad: the sentence is about one after
     if change == "in_pass":
-        s = next(s for s in steps if s.effect == "changed")
+        s = next(s for s in recent if s.effect == "changed")
         return ("grad_edited",
                 f"During {_pass_name(passes[s.index])} {name}'s .grad went from {_value(s.before)} to {_value(s.after)}, "
                 f"which is not before + the delivered {_value(s.delivered)}: a hook changed it (a post-accumulate "
                 f"hook, or an inner backward). It is {value} at the end." + tail, line)
-    edited_after = next((s.index for s in steps if s.before_change == "edited"), None)
+    edited_after = next((s.index for s in recent if s.before_change == "edited"), None)
     if edited_after is not None:
         return ("grad_edited",
                 f"{name}'s .grad was changed by your code between passes (before pass {edited_after} it was "
-                f"{_value(next(s.before for s in steps if s.index == edited_after))}, not what the previous pass left: "
+                f"{_value(next(s.before for s in recent if s.index == edited_after))}, not what the previous pass left: "
                 f"clipped, scaled or assigned), so it is not a plain sum of gradients: {value} at the end." + tail, line)
     last = steps[-1]
     return ("grad_edited",
