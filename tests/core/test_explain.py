@@ -316,3 +316,30 @@ def test_unreached_leaf_names_unnamed_pass_roots_by_their_op_and_node():
     assert f"the passes started from a {op} result at line 7 (nodes {roots[0]}, {roots[1]})" in sentence, sentence
     for node_id in roots:
         assert cap.graph.nodes[node_id]["op"] == op
+
+
+def test_the_module_audit_reads_grad_only_where_pytorch_keeps_one():
+    """After torch.nn.utils.prune, ``lin.weight`` is a computed tensor: reading its .grad makes PyTorch warn.
+
+    The plain program warns about nothing; the capture must not add a warning about code the user did not write.
+    """
+    import warnings
+
+    code = textwrap.dedent("""\
+        torch.manual_seed(0)
+        import torch.nn.utils.prune as prune
+        lin = nn.Linear(4, 2)
+        prune.l1_unstructured(lin, name="weight", amount=0.5)
+        lin(torch.randn(3, 4)).sum().backward()
+    """)
+    with warnings.catch_warnings(record=True) as plain:
+        warnings.simplefilter("always")
+        exec(code, {"torch": torch, "nn": torch.nn})
+    with warnings.catch_warnings(record=True) as ours:
+        warnings.simplefilter("always")
+        cap = capture(code)
+    assert [str(w.message) for w in ours] == [str(w.message) for w in plain] == []
+    (audit,) = cap.modules
+    weight = audit.entry("lin.weight")
+    assert weight.kind == "plain" and not weight.has_grad
+    assert audit.entry("lin.weight_orig").has_grad

@@ -83,9 +83,20 @@ def named_tensors(namespace: dict) -> dict[str, torch.Tensor]:
     return found
 
 
+def is_leaf(t) -> bool:
+    """``t.is_leaf``; False for a view made under no_grad and changed in place since, where PyTorch raises.
+
+    Such a view keeps no ``.grad`` of its own (``.grad`` reads None).
+    """
+    try:
+        return t.is_leaf
+    except RuntimeError:
+        return False
+
+
 def leaf_grads(namespace: dict) -> dict[str, object]:
     return {name: encode(t.grad) for name, t in named_tensors(namespace).items()
-            if t.is_leaf and (t.requires_grad or t.grad is not None)}
+            if is_leaf(t) and (t.requires_grad or t.grad is not None)}
 
 
 class Passes:
@@ -157,7 +168,7 @@ def run(code: str) -> dict:
         "error": error,
         "passes": passes.passes,
         "values": {name: encode(t) for name, t in tensors.items()},
-        "grads": {name: encode(t.grad) for name, t in tensors.items() if t.is_leaf or t.retains_grad},
+        "grads": {name: encode(t.grad) for name, t in tensors.items() if is_leaf(t) or t.retains_grad},
         "requires_grad": {name: bool(t.requires_grad) for name, t in tensors.items()},
     }
 

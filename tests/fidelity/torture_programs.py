@@ -750,4 +750,94 @@ PROGRAMS: list[Program] = [
                 w -= 0.1 * w.grad
                 w.grad.zero_()
     """, {"w": "grad_reset"}, {"w": ("reset after the last one",)}),
+    # -- views made under no_grad, library hooks, failing and threaded passes -------------------
+    _p("leaf_slice_scaled_under_no_grad_between_passes", """
+        w = torch.ones(4, requires_grad=True)
+        (w * torch.arange(4.0)).sum().backward()
+        with torch.no_grad():
+            w[:2].mul_(10)
+        (w * w).sum().backward()
+    """, {"w": "grad_accumulated"}),
+    _p("named_no_grad_view_changed_in_place", """
+        w = torch.ones(4, requires_grad=True)
+        with torch.no_grad():
+            v = w[:2]
+            v.mul_(10)
+        loss = (w * 3).sum()
+        loss.backward()
+    """, {"w": "leaf_grad", "v": "view_no_grad"}),
+    _p("prune_recomputes_weight_in_a_pre_hook", """
+        torch.manual_seed(0)
+        import torch.nn.utils.prune as prune
+        lin = nn.Linear(4, 2)
+        prune.l1_unstructured(lin, name="weight", amount=0.5)
+        lin(torch.randn(3, 4)).sum().backward()
+    """, {"lin.weight_orig": "leaf_grad", "lin.weight_mask": "buffer", "lin.weight": "intermediate"}),
+    _p("retain_grad_on_a_view_changed_in_place", """
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = a * 2
+        v = b[1:]
+        v.retain_grad()
+        v.mul_(3)
+        b.sum().backward()
+    """, {"a": "leaf_grad", "b": "intermediate"}, {"b": ("its grad_fn is now CopySlices",)},
+       {"b": ("CopySlices at line",)}),
+    _p("hook_raises_in_the_second_of_three_steps", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        calls = []
+        def hook(g):
+            calls.append(1)
+            if len(calls) == 2:
+                raise ValueError("bad grad")
+            return g
+        for i in range(3):
+            y = w * (i + 1)
+            y.register_hook(hook)
+            try:
+                y.sum().backward()
+            except ValueError:
+                pass
+    """, {"w": "grad_accumulated"}, {"w": ("passes 0, 2", "raised before reaching it")}),
+    _p("inplace_on_a_saved_tensor_raises_in_backward", """
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        b = a.sigmoid()
+        c = b * 2
+        b.mul_(3)
+        c.sum().backward()
+    """, {"a": "pass_raised"}),
+    _p("thread_pool_training_steps", """
+        import concurrent.futures
+        torch.manual_seed(0)
+        lin = nn.Linear(2, 1)
+        x = torch.randn(4, 2)
+        def step(k):
+            (lin(x) * k).sum().backward()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            list(pool.map(step, [1.0, 2.0]))
+    """, {"lin.weight": "grad_accumulated"}),
+    _p("spectral_norm_parametrization", """
+        torch.manual_seed(0)
+        lin = torch.nn.utils.parametrizations.spectral_norm(nn.Linear(3, 3))
+        x = torch.randn(2, 3)
+        for _ in range(2):
+            lin.zero_grad()
+            lin(x).pow(2).sum().backward()
+    """, {"lin.parametrizations.weight.original": "grad_reset", "lin.parametrizations.weight.0._u": "buffer"}),
+    _p("full_backward_hook_halves_grad_input", """
+        torch.manual_seed(0)
+        lin = nn.Linear(2, 2)
+        def halve(module, grad_input, grad_output):
+            return tuple(None if g is None else g * 0.5 for g in grad_input)
+        lin.register_full_backward_hook(halve)
+        x = torch.randn(3, 2, requires_grad=True)
+        lin(x).sum().backward()
+    """, {"lin.weight": "leaf_grad", "x": "leaf_grad"}),
+    _p("checkpoint_sequential_non_reentrant", """
+        torch.manual_seed(0)
+        from torch.utils.checkpoint import checkpoint_sequential
+        model = nn.Sequential(nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 3), nn.Tanh())
+        x = torch.randn(2, 3, requires_grad=True)
+        out = checkpoint_sequential(model, 2, x, use_reentrant=False)
+        out.sum().backward()
+    """, {"model.0.weight": "leaf_grad", "x": "leaf_grad"}),
 ]

@@ -40,7 +40,7 @@ REASONS: dict[str, Reason] = {
     "inference_mode": Reason("problem", "made under torch.inference_mode(): can never require grad"),
     "detached": Reason("problem", "made by .detach(): cut from the graph"),
     "data": Reason("problem", "made by .data: cut from the graph, in-place changes untracked"),
-    "view_no_grad": Reason("problem", "a view made with grad mode off: no grad_fn, in-place edits forbidden"),
+    "view_no_grad": Reason("problem", "a view made with grad mode off: no grad_fn; in-place edits with grad mode on raise"),
     "view": Reason("ok", "a view of another tensor; gradients reach the base through it"),
     "integer_dtype": Reason("note", "an integer or bool tensor: cannot require grad"),
     "no_requires_grad": Reason("note", "a tensor that never asked for gradients: a constant to autograd (input data)"),
@@ -505,8 +505,14 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
         seen = " No backward pass reached it."
     else:
         seen = " No backward pass ran."
+    op = info.grad_fn.rsplit("::", 1)[-1]
+    node_source = _node_source(attrs)
+    if node_source or not _where(origin):
+        made = f"{op}{node_source}"
+    else:  # its node was made where the mode could not see (CopySlices after an in-place op on a view of it)
+        made = f"made{_where(origin)}; its grad_fn is now {op}"
     return ("intermediate",
-            f"{name} is an intermediate result ({info.grad_fn}{_node_source(attrs) or _where(origin)}): PyTorch keeps "
+            f"{name} is an intermediate result ({made}): PyTorch keeps "
             f"no .grad for it.{seen} Use {name}.retain_grad() or {name}.register_hook(...) to keep it in your own "
             f"code.", line)
 

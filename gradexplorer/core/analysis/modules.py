@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from ..graph.autograd_nodes import grad_fn_of
 from ..records.tensors import RecordMaker, TensorRecord
 
 __all__ = ["WARNING_CODES", "AuditRow", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules", "audit_rows",
@@ -195,17 +196,29 @@ def _entries(module: nn.Module, path: str, record_of: RecordMaker) -> list[State
     for name, param in parameters:
         entries.append(StateEntry(f"{path}.{name}", "parameter",
                                   record_of(param),
-                                  param.requires_grad, param.grad is not None, True, True))
+                                  param.requires_grad, _grad_is_set(param), True, True))
     non_persistent = getattr(module, "_non_persistent_buffers_set", set())
     for name, buf in buffers:
         entries.append(StateEntry(f"{path}.{name}", "buffer",
                                   record_of(buf),
-                                  buf.requires_grad, buf.grad is not None, name not in non_persistent, True))
+                                  buf.requires_grad, _grad_is_set(buf), name not in non_persistent, True))
     for name, value in plain:
         entries.append(StateEntry(f"{path}.{name}", "plain",
                                   record_of(value),
-                                  value.requires_grad, value.grad is not None, False, False))
+                                  value.requires_grad, _grad_is_set(value), False, False))
     return entries
+
+
+def _grad_is_set(t: torch.Tensor) -> bool:
+    """Whether ``t.grad`` is set, asked only where PyTorch keeps one (a leaf, or ``retain_grad()``).
+
+    Reading ``.grad`` of any other tensor (``lin.weight`` after
+    ``torch.nn.utils.prune``: ``weight_orig * weight_mask``) makes PyTorch
+    warn on the user's console about code they did not write.
+    """
+    if grad_fn_of(t) is not None and not t.retains_grad:
+        return False
+    return t.grad is not None
 
 
 def _build(module: nn.Module, path: str, record_of: RecordMaker, seen: set[int]) -> ModuleAudit:

@@ -65,7 +65,7 @@ import torch
 from torch.autograd.graph import Node
 from torch.overrides import TorchFunctionMode
 
-from ..graph.autograd_nodes import edge_of, is_accumulator
+from ..graph.autograd_nodes import edge_of, grad_fn_of, is_accumulator
 from ..records.errors import CaptureStopped
 from ..records.tensors import PendingRecord, SnapshotBuffer
 
@@ -629,13 +629,16 @@ class Recorder(TorchFunctionMode):
         for out in outputs:
             if not isinstance(out, torch.Tensor):
                 continue
+            try:
+                node = out.grad_fn
+            except RuntimeError:  # a view made under no_grad, changed in place since (see grad_fn_of)
+                node = None
             entry = origins.get(id(out))
             if new_origin or entry is None or entry[0]() is not out:
                 # Weakly: a strong reference would keep every input alive.
                 src = (weakref.ref(source) if source is not None and source is not out
-                       and (out.grad_fn is None or out._is_view()) else None)
+                       and (node is None or out._is_view()) else None)
                 origins[id(out)] = (weakref.ref(out), call, src)
-            node = out.grad_fn
             if node is None:
                 continue
             record = self.ops.get(node)
@@ -873,7 +876,7 @@ class Recorder(TorchFunctionMode):
 
     def _note_retain_grad(self, tensor) -> None:
         edge = edge_of(tensor)
-        if edge is not None and tensor.grad_fn is not None:
+        if edge is not None and grad_fn_of(tensor) is not None:
             self.hooks.append(HookInfo("retain_grad", "Tensor.retain_grad", edge[0], edge[1], self.user_line()))
 
     def register_via_helper(self, obj, method: str, *args, **kwargs):

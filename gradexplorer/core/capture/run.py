@@ -49,6 +49,7 @@ from ..._version import __version__
 from ..analysis.explain import Explanation, explain_capture
 from ..analysis.modules import ModuleAudit, audit_modules
 from ..collector import fewer_collections, freeze_survivors, paused_collection
+from ..graph.autograd_nodes import grad_fn_of
 from ..graph.build import CaptureGraph, SourceLine, build_graph, node_for_tensor, source_line
 from ..records.errors import CaptureStopped, ErrorReport
 from ..records.tensors import DEFAULT_VALUE_ELEMENTS, RecordMaker, SnapshotBuffer, TensorRecord, resolve_all
@@ -318,7 +319,9 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
         base = tensor._base if is_view else None
         source = recorder.source_of(tensor)
         retains = tensor.retains_grad
-        grad = tensor.grad if (tensor.is_leaf or retains) else None
+        grad_fn = grad_fn_of(tensor)  # not tensor.is_leaf: it raises where grad_fn does (see grad_fn_of)
+        is_leaf = grad_fn is None
+        grad = tensor.grad if (is_leaf or retains) else None
         switched, switched_line = recorder.grad_switched_off.line_of(tensor)
         is_hook_grad, hook_line = recorder.hook_gradients.line_of(tensor)
         is_result, result_line = recorder.grad_results.line_of(tensor)
@@ -326,16 +329,16 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
         infos.append(TensorInfo(
             names=tuple(names),
             node=node_for_tensor(tensor, ids),
-            output_nr=tensor.output_nr if tensor.grad_fn is not None else 0,
+            output_nr=tensor.output_nr if grad_fn is not None else 0,
             value=record_of(tensor),
             grad=None if grad is None else record_of(grad),
             requires_grad=tensor.requires_grad,
-            is_leaf=tensor.is_leaf,
+            is_leaf=is_leaf,
             retains_grad=retains,
             is_view=is_view,
             is_inference=tensor.is_inference(),
             is_parameter=isinstance(tensor, torch.nn.Parameter),
-            grad_fn=None if tensor.grad_fn is None else tensor.grad_fn.name(),
+            grad_fn=None if grad_fn is None else grad_fn.name(),
             origin=None if origin is None else OriginRecord(
                 origin.op, source_line(lines, origin.line), origin.grad_enabled, origin.inference_mode),
             base_names=tuple(bindings.names_of(base)) if base is not None else (),

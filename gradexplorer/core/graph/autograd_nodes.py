@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch.autograd.graph import Node
 
-__all__ = ["edge_of", "is_accumulator"]
+__all__ = ["edge_of", "grad_fn_of", "is_accumulator"]
 
 _accumulator_types: dict[type, bool] = {}
 
@@ -24,6 +24,22 @@ def is_accumulator(node: Node) -> bool:
     return known
 
 
+def grad_fn_of(t: torch.Tensor) -> Node | None:
+    """``t.grad_fn``, or None where PyTorch refuses to give one.
+
+    A view made under ``no_grad`` whose base (or itself) was then changed in
+    place raises on ``grad_fn`` and ``is_leaf`` ("A view was created in
+    no_grad mode and its base or another view of its base has been modified
+    inplace ..."), though the program that made it runs fine as long as it
+    never asks (``with torch.no_grad(): w[:2].mul_(10)`` is a common way to
+    initialise part of a parameter). The capture must not ask either.
+    """
+    try:
+        return t.grad_fn
+    except RuntimeError:
+        return None
+
+
 def edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
     """The ``(node, output_nr)`` autograd routes ``t``'s gradient to, or None.
 
@@ -33,7 +49,7 @@ def edge_of(t: torch.Tensor) -> tuple[Node, int] | None:
     """
     if not t.requires_grad:
         return None
-    node = t.grad_fn
+    node = grad_fn_of(t)
     if node is not None:
         return node, t.output_nr
     # A leaf: its accumulator, found as torch.autograd.graph.get_gradient_edge finds it (through a view's
