@@ -343,3 +343,19 @@ def test_the_module_audit_reads_grad_only_where_pytorch_keeps_one():
     weight = audit.entry("lin.weight")
     assert weight.kind == "plain" and not weight.has_grad
     assert audit.entry("lin.weight_orig").has_grad
+
+
+@pytest.mark.parametrize("code, name, says", [
+    ("a = torch.ones(2, requires_grad=True)\ny = a * 2\nz = y.mul_(3)\n", "z",
+     "`z = y.mul_(3)` at line 3 binds it to what an in-place method returned"),
+    ("a = torch.ones(2, requires_grad=True)\nfor t in [a]:\n    pass\n", "t",
+     "the loop at line 2 (`for t in [a]:`) binds t to each object"),
+])
+def test_a_second_name_is_explained_by_the_statement_that_bound_it(code, name, says):
+    """Which object a name holds is plain Python: ``z is y`` after ``z = y.mul_(3)`` in PyTorch too."""
+    namespace = {"torch": torch}
+    exec(code, namespace)
+    first = "y" if name == "z" else "a"
+    assert namespace[name] is namespace[first]  # what makes it an alias, from a plain run
+    exp = explanation(capture(code), name)
+    assert exp.code == "alias" and says in exp.sentence, exp.sentence

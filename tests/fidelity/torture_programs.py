@@ -647,8 +647,10 @@ PROGRAMS: list[Program] = [
             with torch.no_grad():
                 for pe, p in zip(ema.parameters(), net.parameters()):
                     pe.mul_(0.9).add_(p, alpha=0.1)
-    """, {"net.weight": "grad_reset", "ema.weight": "leaf_unreachable"},
-       {"ema.weight": ("a SumBackward0 result at line 9",)}),
+    """, {"net.weight": "grad_reset", "ema.weight": "leaf_unreachable", "p": "alias", "pe": "alias"},
+       {"ema.weight": ("a SumBackward0 result at line 9",), "p": ("the loop at line 12", "still gets a gradient"),
+        "pe": ("the loop at line 12", "shares what is said of ema.bias")},
+       {"p": ("an op", "in-place"), "pe": ("gets a gradient",)}),
     _p("optimizer_step_in_post_accumulate_hooks", """
         torch.manual_seed(0)
         model = nn.Linear(3, 2)

@@ -373,6 +373,74 @@ def _assigned_from(capture, target: str, value: str) -> int | None:
     return _plain_assignments(capture.code).get((target, value))
 
 
+def _bindings(code: str) -> dict[str, list[tuple[str, int, str]]]:
+    """``name -> [(how, line, text)]``: the statements that bind each name, in source order.
+
+    ``how`` is ``"loop"`` (a ``for`` or comprehension target), ``"with"``
+    (``with ... as name``), ``"inplace"`` (``name = x.mul_(2)``: an in-place
+    method returns its input object) or ``"assign"`` (any other assignment).
+    """
+    found = _bindings_cache.get(code)
+    if found is None:
+        if len(_bindings_cache) > 8:
+            _bindings_cache.clear()
+        found = {}
+        tree = _parsed(code)
+        lines = code.splitlines()
+
+        def note(target, how, node):
+            for sub in ast.walk(target):
+                if isinstance(sub, ast.Name):
+                    text = lines[node.lineno - 1].strip() if 0 < node.lineno <= len(lines) else ""
+                    found.setdefault(sub.id, []).append((how, node.lineno, text))
+
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, (ast.For, ast.AsyncFor)):
+                note(node.target, "loop", node)
+            elif isinstance(node, ast.comprehension):
+                note(node.target, "loop", node.iter)
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                for item in node.items:
+                    if item.optional_vars is not None:
+                        note(item.optional_vars, "with", node)
+            elif isinstance(node, ast.Assign):
+                value = node.value
+                inplace = isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and value.func.attr.endswith("_") and not value.func.attr.endswith("__")
+                for target in node.targets:
+                    note(target, "inplace" if inplace else "assign", node)
+        for entries in found.values():
+            entries.sort(key=lambda entry: entry[1])
+        _bindings_cache[code] = found
+    return found
+
+
+_bindings_cache: dict[str, dict[str, list[tuple[str, int, str]]]] = {}
+
+
+def _binding_reason(capture, name: str) -> tuple[str, int | None]:
+    """Why ``name`` is a second name of an object, read from the statement that bound it (and its line)."""
+    entries = _bindings(capture.code).get(name, ())
+    for how, line, text in entries:
+        if how == "loop":
+            return (f"the loop at line {line} (`{text}`) binds {name} to each object it goes over, the objects "
+                    f"themselves (Python never copies a tensor to hand it to a name)"), line
+    for how, line, text in entries:
+        if how == "inplace":
+            return (f"`{text}` at line {line} binds it to what an in-place method returned, which is its input "
+                    f"object itself"), line
+    for how, line, text in entries:
+        if how == "with":
+            return f"`{text}` at line {line} binds {name} to an existing object", line
+    if entries:
+        how, line, text = entries[-1]
+        return (f"`{text}` at line {line} binds {name} to an object that already had a name (an op that returns "
+                f"its input, such as an in-place op or a custom Function whose forward calls ctx.mark_dirty, or "
+                f"another name)"), line
+    return ("Python names never copy a tensor: both names lead to one object (bound where gradexplorer could not "
+            "read it, such as inside a function)"), None
+
+
 def _node_source(attrs) -> str:
     source = (attrs or {}).get("source")
     return "" if source is None else f" at line {source.line} (`{source.text}`)"
@@ -536,7 +604,12 @@ def explain_capture(capture) -> tuple[Explanation, ...]:
         first = info.names[0]
         result.append(Explanation(first, code, sentence, line, info.node, REASONS[code].severity))
         for other in info.names[1:]:
-            gets = "still gets a gradient" if info.requires_grad else "gets no gradient either"
+            if not info.requires_grad:
+                gets = "gets no gradient either"
+            elif REASONS[code].severity == "ok":
+                gets = "still gets a gradient"
+            else:  # the object gets no gradient (unreached, a failed pass, ...): nor does its second name
+                gets = f"shares what is said of {first} above"
             assigned = _assigned_from(capture, other, first)
             if assigned is not None:
                 context = _grad_off_context(capture, assigned)
@@ -546,10 +619,10 @@ def explain_capture(capture) -> tuple[Explanation, ...]:
             elif "." in other or "[" in other:
                 why = f"it is the same object stored in another place (`{other}`)"
             else:
-                why = ("the op that made it returned its input object itself (an in-place op, or a custom "
-                       "Function that marks it dirty with ctx.mark_dirty)")
+                why, assigned = _binding_reason(capture, other)
             result.append(Explanation(
                 other, "alias",
-                f"{other} is the same tensor object as {first}: {why}, so {other} {gets}, exactly like {first}.",
+                f"{other} is the same tensor object as {first}: {why}, so {other} {gets}"
+                f"{', exactly like ' + first if not gets.startswith('shares') else ''}.",
                 assigned, info.node, REASONS["alias"].severity))
     return tuple(result)
