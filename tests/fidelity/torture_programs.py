@@ -842,4 +842,39 @@ PROGRAMS: list[Program] = [
         out = checkpoint_sequential(model, 2, x, use_reentrant=False)
         out.sum().backward()
     """, {"model.0.weight": "leaf_grad", "x": "leaf_grad"}),
+    _p("leaf_hook_clamps_one_pass_of_two", """
+        w = torch.tensor([1.0, -2.0], requires_grad=True)
+        w.register_hook(lambda g: g.clamp(-1, 1))
+        for k in (3.0, 0.5):
+            (w * k).sum().backward()
+    """, {"w": "hook_modified"}, {"w": ("in pass 0", "Over all passes: w's .grad", "sum over 2 backward passes")}),
+    _p("two_roots_with_grad_tensors", """
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        l1 = (x * 2).sum()
+        l2 = (x ** 2).sum()
+        torch.autograd.backward([l1, l2], [torch.tensor(1.0), torch.tensor(0.5)])
+    """, {"x": "leaf_grad", "l2": "intermediate"}, {"l2": ("was 0.5",)}),
+    _p("second_order_through_grad_of_create_graph", """
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        (w ** 3).sum().backward(create_graph=True)
+        g = w.grad
+        w.grad = None
+        g.sum().backward()
+    """, {"w": "grad_reset"}),
+    _p("functional_call_with_a_params_dict", """
+        torch.manual_seed(0)
+        from torch.func import functional_call
+        lin = nn.Linear(2, 1)
+        params = {k: v.detach().clone().requires_grad_() for k, v in lin.named_parameters()}
+        out = functional_call(lin, params, (torch.randn(3, 2),))
+        out.sum().backward()
+    """, {"lin.weight": "leaf_unreachable", "params['weight']": "leaf_grad"}),
+    _p("batchnorm_train_then_eval_passes", """
+        torch.manual_seed(0)
+        bn = nn.BatchNorm1d(3)
+        x = torch.randn(5, 3)
+        bn(x).sum().backward()
+        bn.eval()
+        bn(x).pow(2).sum().backward()
+    """, {"bn.weight": "grad_accumulated", "bn.running_mean": "buffer"}),
 ]

@@ -537,10 +537,12 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
     if hook is not None:
         where = f" registered at line {hook.source.line}" if hook.source is not None else ""
         how = "changed in place" if call.in_place else "replaced"
+        # For a leaf, what ended in .grad over all passes too: the hook's first change is not the whole story.
+        then = f" Over all passes: {_leaf_reason(capture, info, attrs)[1]}" if info.is_leaf else ""
         return ("hook_modified",
                 f"The hook {hook.qualname}{where} {how} the gradient flowing to {name} in pass {call.pass_index}: "
                 f"{_value(call.before[0] if call.before else None)} before, "
-                f"{_value(call.after[0] if call.after else None)} after.",
+                f"{_value(call.after[0] if call.after else None)} after.{then}",
                 hook.source.line if hook.source is not None else _line(origin))
     if info.is_leaf:
         return _leaf_reason(capture, info, attrs)
