@@ -82,7 +82,7 @@ from gradexplorer.core.collector import (  # noqa: E402
     freeze_after_pauses,
     paused_collection,
 )
-from gradexplorer.core.graph.build import _assemble  # noqa: E402
+from gradexplorer.core.graph.build import _assemble, walk_nodes  # noqa: E402
 from gradexplorer.core.records.tensors import RecordMaker  # noqa: E402
 
 TARGET_RUN_RATIO = 1.3
@@ -144,23 +144,28 @@ class _HookFloor(TorchFunctionMode):
         kwargs = kwargs or {}
         if func is not torch.Tensor.backward:
             return func(*args, **kwargs)
-        handles, seen, stack = [], set(), [args[0].grad_fn]
-        while stack:
-            node = stack.pop()
-            if node is None or node in seen:
-                continue
-            seen.add(node)
-            handles.append(node.register_hook(_nothing))
-            stack.extend(child for child, _ in node.next_functions)
-        try:
-            return func(*args, **kwargs)
-        finally:
-            for handle in handles:
-                handle.remove()
+        return _backward_with_hooks(func, args, kwargs, lambda node: _nothing)
 
 
 def _nothing(grad_inputs, grad_outputs) -> None:
     return None
+
+
+def _backward_with_hooks(func, args, kwargs, hook_for):
+    """Run ``tensor.backward`` with ``hook_for(node)`` registered on every node it can reach, removed after."""
+    handles, seen, stack = [], set(), [args[0].grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        handles.append(node.register_hook(hook_for(node)))
+        stack.extend(child for child, _ in node.next_functions)
+    try:
+        return func(*args, **kwargs)
+    finally:
+        for handle in handles:
+            handle.remove()
 
 
 def run_floor(code: str) -> float:
@@ -190,19 +195,7 @@ class _KeepFloor(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         if func is torch.Tensor.backward:
-            handles, seen, stack = [], set(), [args[0].grad_fn]
-            while stack:
-                node = stack.pop()
-                if node is None or node in seen:
-                    continue
-                seen.add(node)
-                handles.append(node.register_hook(_Keeper(node, self.grads)))
-                stack.extend(child for child, _ in node.next_functions)
-            try:
-                return func(*args, **kwargs)
-            finally:
-                for handle in handles:
-                    handle.remove()
+            return _backward_with_hooks(func, args, kwargs, lambda node: _Keeper(node, self.grads))
         out = func(*args, **kwargs)
         if isinstance(out, torch.Tensor):
             node = out.grad_fn
@@ -247,18 +240,7 @@ def schema_floor(root, kept: _KeepFloor) -> float:
     """Seconds per node of the schema's core built from ``kept`` (``schema us``), with the collector paused."""
     with paused_collection():
         start = time.perf_counter()
-        order, seen, edges = [root], {root}, []
-        index = 0
-        while index < len(order):
-            node = order[index]
-            index += 1
-            for slot, (child, input_nr) in enumerate(node.next_functions):
-                if child is None:
-                    continue
-                edges.append((node, child, slot, input_nr))
-                if child not in seen:
-                    seen.add(child)
-                    order.append(child)
+        order, edges = walk_nodes([root])  # the build's own walk
         ids = {node: f"n{i}" for i, node in enumerate(order)}
         values, grads, items = kept.values, kept.grads, []
         record_of = RecordMaker()  # one record per tensor, as the build shares them
@@ -283,7 +265,7 @@ def schema_floor(root, kept: _KeepFloor) -> float:
                 edge_attrs[key] = {"slot": slot, "input_nr": input_nr, "slots": (slot,)}
         graph = _assemble(items, edge_attrs)
         seconds = (time.perf_counter() - start) / len(order)
-        del graph, items, order, seen, edges, ids
+        del graph, items, order, edges, ids
     return seconds
 
 
