@@ -3,10 +3,16 @@
 Usage::
 
     gradexplorer capture SCRIPT [--device D] [--isolated [--memory-limit GB]] [--json OUT] [-o SESSION]
-                                [--max-rows N]
-    gradexplorer show SESSION         print a saved session's summary (runs nothing)
+                                [--max-rows N] [--cwd FOLDER] [-- ARGS...]
+    gradexplorer show SESSION [--json OUT]   print a saved session's summary (runs nothing)
     gradexplorer devices              list devices and why some are missing
     gradexplorer examples             list the bundled example scripts
+
+``capture`` runs SCRIPT as ``python SCRIPT ARGS...`` would from the current
+folder: ``sys.argv == [SCRIPT, *ARGS]``, ``__file__``, the script's folder as
+``sys.path[0]`` (so ``from model import Net`` beside it works), its
+``# -*- coding: ... -*-`` line honoured. Everything after ``--`` is the
+script's own (``gradexplorer capture train.py --json out.json -- --lr 0.5``).
 
 Bad arguments and unreadable files print one line to stderr and exit with
 status 2; a script that raises still prints its capture (the error is part of
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -29,7 +36,7 @@ from .resources import example_paths
 # is imported inside the command that needs it, so ``gradexplorer --help``
 # answers at once.
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "main", "split_script_args"]
 
 #: The sub-commands this module handles (the launcher sends the rest to the app).
 COMMANDS = frozenset({"capture", "show", "devices", "examples"})
@@ -51,14 +58,21 @@ def _parser() -> argparse.ArgumentParser:
         epilog="the desktop app:\n"
                "  gradexplorer                open the app\n"
                "  gradexplorer FILE           open the app with FILE: a session (.gxsession) or a script (.py)\n"
+               "  gradexplorer SCRIPT -- ARGS open the app with SCRIPT and the arguments it runs with\n"
                "  gradexplorer -style fusion FILE\n"
                "                              Qt's own options (-style, -platform, -stylesheet, ...) go to Qt")
     from ._version import __version__
 
     parser.add_argument("--version", action="version", version=f"gradexplorer {__version__}")
     sub = parser.add_subparsers(dest="command")
-    cap = sub.add_parser("capture", help="run a script, print its autograd graph, optionally write JSON")
+    cap = sub.add_parser("capture", help="run a script, print its autograd graph, optionally write JSON",
+                         usage="gradexplorer capture SCRIPT [options] [-- ARGS...]",
+                         description="Run SCRIPT as 'python SCRIPT ARGS...' would (from the current folder, or "
+                                     "--cwd), recording what autograd does. Everything after -- goes to the "
+                                     "script: gradexplorer capture train.py --json out.json -- --lr 0.5")
     cap.add_argument("script", help="a Python file (or - for standard input)")
+    cap.add_argument("--cwd", metavar="FOLDER",
+                     help="the folder the script runs in (default: the current one, as 'python SCRIPT' would)")
     cap.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (default: cpu)")
     cap.add_argument("--json", metavar="OUT", help="write the capture document as JSON to OUT (- for stdout)")
     cap.add_argument("-o", "--session", metavar="SESSION", help="save the capture as a session file (.gxsession)")
@@ -72,6 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="print the summary of a saved session without running its code")
     show.add_argument("session", help="a .gxsession file (or a capture --json document)")
     show.add_argument("--max-rows", type=int, default=200, metavar="N", help="node rows to print (default 200)")
+    show.add_argument("--json", metavar="OUT", help="write the session's capture document as JSON to OUT (- for "
+                                                    "stdout) instead of printing the summary")
     sub.add_parser("devices", help="list the devices code can run on here")
     sub.add_parser("examples", help="list the bundled examples")
     return parser
@@ -83,20 +99,26 @@ def _fail(message: str) -> int:
 
 
 def _read_script(path: str) -> tuple[str, str]:
+    """The script's text (decoded as Python decodes it) and its compile filename (its absolute path)."""
     if path == "-":
         return sys.stdin.read(), "<stdin>"
     file = Path(path)
+    from .core.capture.script import read_script
     from .core.io.session import not_a_regular_file
 
     problem = not_a_regular_file(file.stat())
     if problem:
         raise OSError(f"{path} is {problem}, not a Python file")
-    data = file.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise OSError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    return text, str(file)
+    # As CPython 3.9+ does for the main script: __file__ and tracebacks carry the absolute path.
+    return read_script(file), str(file.resolve())
+
+
+def split_script_args(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``argv`` before the first ``--`` (gradexplorer's), and after it (the script's own arguments)."""
+    if "--" in argv:
+        at = argv.index("--")
+        return argv[:at], argv[at + 1:]
+    return argv, []
 
 
 def _write_json(document: dict, out: str) -> None:
@@ -116,19 +138,29 @@ def _run_capture(args) -> int:
     from .core.io.capture_json import capture_to_dict
     from .core.io.report import format_capture
 
+    from .core.capture.script import ScriptRun
+    from .core.capture.streams import stdin_reader
+
     try:
         code, filename = _read_script(args.script)
     except OSError as exc:
         reason = exc.strerror if getattr(exc, "strerror", None) else str(exc)
         return _fail(f"cannot read {args.script}: {reason}")
+    # The output files are where the user pointed from here, whatever folder the script runs in.
+    for attr in ("json", "session"):
+        value = getattr(args, attr)
+        if value and value != "-":
+            setattr(args, attr, str(Path(value).resolve()))
+    run = ScriptRun(tuple(args.script_args), str(Path(args.cwd).resolve()) if args.cwd else os.getcwd())
     try:
         if args.isolated:
             from .core.isolated.engine import capture_isolated
 
             limit = -1 if args.memory_limit is None else (int(args.memory_limit * 2**30) or None)
-            result = capture_isolated(code, device=args.device, filename=filename, memory_limit=limit)
+            result = capture_isolated(code, device=args.device, filename=filename, run=run, memory_limit=limit)
         else:
-            result = capture(code, device=args.device, filename=filename)
+            reader = stdin_reader(source="the program itself came on standard input" if args.script == "-" else "")
+            result = capture(code, device=args.device, filename=filename, run=run, read_input=reader)
     except GradexplorerError as exc:
         return _fail(str(exc))
     if not args.quiet and args.json != "-":
@@ -157,6 +189,16 @@ def _run_show(args) -> int:
         session = load_session(args.session)
     except DocumentError as exc:
         return _fail(str(exc))
+    if args.json:
+        from .core.io.capture_json import capture_to_dict
+
+        try:
+            _write_json(capture_to_dict(session.capture), args.json)
+        except OSError as exc:
+            return _fail(f"cannot write {args.json}: {exc.strerror or exc}")
+        except ValueError as exc:
+            return _fail(f"cannot write {args.json}: {exc}")
+        return EXIT_OK
     saved = f", saved {session.saved_at}" if session.saved_at else ""
     print(f"session {args.session}: made by gradexplorer {session.versions.get('gradexplorer', '?')}"
           f" with torch {session.versions.get('torch', '?')}{saved}; nothing was run")
@@ -184,7 +226,11 @@ def _run_examples() -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``gradexplorer`` command; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    script_args: list[str] = []
+    if argv[:1] == ["capture"]:
+        argv, script_args = split_script_args(argv)
     args = _parser().parse_args(argv)
+    args.script_args = script_args
     if args.command == "capture":
         return _run_capture(args)
     if args.command == "show":

@@ -4,8 +4,10 @@
 ``-h``/``--help`` and ``--version`` go to :mod:`gradexplorer.cli` (neither
 Qt nor torch is imported for ``--help``); everything else opens the desktop
 app, which is imported only then: ``gradexplorer`` alone, ``gradexplorer
-FILE``, and Qt's own options (``-style fusion``, ``-platform offscreen``),
-which Qt takes out of the arguments before the app reads its file.
+FILE``, ``gradexplorer SCRIPT -- ARGS...`` (the script's own arguments
+after ``--``), and Qt's own options (``-style fusion``, ``-platform
+offscreen``), which Qt takes out of the arguments before the app reads its
+file.
 """
 
 from __future__ import annotations

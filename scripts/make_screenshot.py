@@ -36,6 +36,11 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 def _run(window, code: str) -> None:
     window.editor.setPlainText(code)
+    _press_run(window)
+
+
+def _press_run(window) -> None:
+    """Run what the window holds and wait for the picture."""
     loop = QEventLoop()
     window.run_finished.connect(lambda _result: loop.quit())
     QTimer.singleShot(120_000, loop.quit)
@@ -62,8 +67,33 @@ def readme_picture(window, app, out: Path) -> None:
     _save(window, app, out)
 
 
+def project_pictures(window, app, folder: Path) -> None:
+    """A real multi-file project: train.py with arguments, a node made in pkg/model.py, its file opened."""
+    import shutil
+
+    project = Path(tempfile.mkdtemp()) / "proj"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "tests" / "projects" / "package_relative", project,
+                    ignore=shutil.ignore_patterns("__pycache__", "flat.py"))
+    window.open_path(project / "train.py")
+    window.set_run_arguments(["--steps", "2"])
+    _press_run(window)
+    cap = window.result.capture
+    node = next(n for n, a in cap.graph.nodes(data=True) if a["source"] is not None
+                and a["source"].file == "pkg/layers.py" and a["op"] == "ReluBackward0")
+    window.show_nodes([node])
+    source = cap.graph.nodes[node]["source"]
+    window.show_source(source.file, source.line)
+    _save(window, app, folder / "project-model-file.png")
+    window.sources.show_program()
+    window.show_nodes([cap.node_named("loss")])
+    window.bottom_tabs.setCurrentWidget(window.modules_pane)
+    _save(window, app, folder / "project-train-main.png")
+    window.bottom_tabs.setCurrentIndex(0)
+
+
 def docs_pictures(window, app, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
+    project_pictures(window, app, folder)
     transformer = read_example("10_transformer_training")
     _run(window, transformer)
     _save(window, app, folder / "overview-transformer-2-layers.png")

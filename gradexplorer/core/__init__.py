@@ -6,6 +6,8 @@ enforces that PySide6 is never imported, directly or indirectly).
 
 from .capture.devices import DeviceInfo, available_devices, list_devices, resolve_device
 from .capture.run import Capture, PassSummary, TensorInfo, capture
+from .capture.script import ScriptRun
+from .io.session import load_session, save_session
 from .records.errors import CaptureStopped, DeviceUnavailableError, DocumentError, ErrorReport, GradexplorerError
 from .records.tensors import TensorRecord, TensorStats
 
@@ -18,11 +20,14 @@ __all__ = [
     "ErrorReport",
     "GradexplorerError",
     "PassSummary",
+    "ScriptRun",
     "TensorInfo",
     "TensorRecord",
     "TensorStats",
     "available_devices",
     "capture",
     "list_devices",
+    "load_session",
     "resolve_device",
+    "save_session",
 ]

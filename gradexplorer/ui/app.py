@@ -65,8 +65,15 @@ _QT_OPTIONS_WITH_VALUE = frozenset({"-style", "-stylesheet", "-platform", "-plat
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Open the main window (with ``argv[0]`` loaded, if given) and run the event loop."""
+    """Open the main window (with the file in ``argv`` loaded, if given) and run the event loop.
+
+    ``gradexplorer SCRIPT -- ARGS...``: what follows ``--`` are the script's
+    own arguments (Run > Arguments… shows them), never Qt's.
+    """
     argv = sys.argv[1:] if argv is None else list(argv)
+    from ..cli import split_script_args
+
+    argv, script_args = split_script_args(argv)
     app = create_application(argv)
     from .main_window import MainWindow  # after the QApplication exists
 
@@ -76,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     if files:
         if not window.open_path(Path(files[0]), prompt=False):
             print(f"gradexplorer: {window.status.text()}", file=sys.stderr)
+        elif script_args:
+            window.set_run_arguments(script_args)
+            window.setWindowModified(False)  # given on the command line: nothing to save yet
     else:
         window.check_recovery()
     return app.exec()

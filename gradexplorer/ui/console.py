@@ -1,19 +1,25 @@
-"""The run's output: stdout, stderr, then the error with its user-only traceback.
+"""The run's output: stdout, stderr, then the error with its user-only traceback; and the program's input().
 
-Clicking a traceback line (``File "<editor>", line 4``) asks the window to
-move the editor there. Output floods are capped: past ``MAX_CHARS`` the
-console says how much it dropped instead of growing without end.
+Clicking a traceback line (``File "<editor>", line 4``, or a line of the
+project's ``model.py``) asks the window to show that line. Output floods
+are capped: past ``MAX_CHARS`` the console says how much it dropped instead
+of growing without end. A carriage return rewrites the current line, as in
+a terminal, so a progress bar (``tqdm``) is one updating line, not
+thousands. When the program calls ``input()``, the line edit under the
+output (:class:`ConsolePane`) takes the line the user types.
 """
 
 from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QPlainTextEdit
+import os
 
-__all__ = ["Console"]
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
+
+__all__ = ["Console", "ConsolePane"]
 
 MAX_CHARS = 200_000
 _LINE_REF = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
@@ -24,11 +30,13 @@ class Console(QPlainTextEdit):
 
     Signals
     -------
-    line_requested(int)
-        A traceback line of the user's file was clicked.
+    line_requested(str, int)
+        A traceback line of the user's code was clicked: ``(file, line)``,
+        file ``""`` for the program, else its path relative to the project
+        folder (``"pkg/model.py"``).
     """
 
-    line_requested = Signal(int)
+    line_requested = Signal(str, int)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -37,17 +45,23 @@ class Console(QPlainTextEdit):
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.filename = "<editor>"
+        #: The project folder: a traceback line of a file under it is a project file.
+        self.root = ""
         self._chars = 0
         self._dropped = 0
+        #: The last piece ended in "\r": the next one decides whether it was half of a "\r\n".
+        self._pending_cr = False
         self._error_format = QTextCharFormat()
         self._error_format.setForeground(QColor("#d73a49"))
         self._plain_format = QTextCharFormat()
 
-    def reset(self, filename: str) -> None:
+    def reset(self, filename: str, root: str = "") -> None:
         self.clear()
         self.filename = filename
+        self.root = root
         self._chars = 0
         self._dropped = 0
+        self._pending_cr = False
 
     def append_output(self, stream: str, text: str) -> None:
         """Append program output (stderr in red), within the flood cap."""
@@ -58,7 +72,7 @@ class Console(QPlainTextEdit):
         piece = text[:room]
         self._dropped += len(text) - len(piece)
         self._chars += len(piece)
-        self._insert(piece, self._error_format if stream == "stderr" else self._plain_format)
+        self._insert_rewriting(piece, self._error_format if stream == "stderr" else self._plain_format)
         if self._dropped and self._chars >= MAX_CHARS:
             self._insert(f"\n[output capped at {MAX_CHARS:,} characters; the rest is not shown]\n",
                          self._error_format)
@@ -69,6 +83,40 @@ class Console(QPlainTextEdit):
             self._insert("\n", self._plain_format)
         self._insert(text.rstrip("\n") + "\n", self._error_format if error else self._plain_format)
 
+    def _insert_rewriting(self, text: str, fmt: QTextCharFormat) -> None:
+        """Insert program output, a carriage return starting the current line over (as a terminal does)."""
+        if self._pending_cr:
+            self._pending_cr = False
+            if text.startswith("\n"):
+                text = text[1:]
+                self._insert("\n", fmt)
+            else:
+                self._clear_last_line()
+        if text.endswith("\r"):
+            self._pending_cr = True
+            text = text[:-1]
+        text = text.replace("\r\n", "\n")
+        if "\r" not in text:
+            if text:
+                self._insert(text, fmt)
+            return
+        for i, line in enumerate(text.split("\n")):
+            if i:
+                self._insert("\n", fmt)
+            if "\r" in line:
+                self._clear_last_line()
+                line = line.rsplit("\r", 1)[1]
+            if line:
+                self._insert(line, fmt)
+
+    def _clear_last_line(self) -> None:
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.movePosition(QTextCursor.MoveOperation.StartOfBlock, QTextCursor.MoveMode.KeepAnchor)
+        self._chars -= len(cursor.selectedText())
+        cursor.removeSelectedText()
+        self.setTextCursor(cursor)
+
     def _insert(self, text: str, fmt: QTextCharFormat) -> None:
         cursor = self.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
@@ -76,21 +124,91 @@ class Console(QPlainTextEdit):
         self.setTextCursor(cursor)
         self.ensureCursorVisible()
 
-    def line_at(self, block_number: int) -> int | None:
-        """The user-file line a console block refers to, if it is a traceback line."""
+    def line_at(self, block_number: int) -> tuple[str, int] | None:
+        """``(file, line)`` of the user's code a console block refers to, if it is a traceback line.
+
+        ``file`` is ``""`` for the program and the path relative to the
+        project folder for the project's other files; lines of other files
+        (the standard library, torch) are not the user's: None.
+        """
         block = self.document().findBlockByNumber(block_number)
         match = _LINE_REF.search(block.text()) if block.isValid() else None
         if match is None:
             # The source text under a "File ..." line belongs to it too.
             previous = self.document().findBlockByNumber(block_number - 1)
             match = _LINE_REF.search(previous.text()) if previous.isValid() else None
-        if match is None or match.group("file") != self.filename:
+        if match is None:
             return None
-        return int(match.group("line"))
+        path, line = match.group("file"), int(match.group("line"))
+        if path == self.filename:
+            return "", line
+        root = self.root.rstrip(os.sep) + os.sep if self.root else ""
+        if root and os.path.isabs(path) and path.startswith(root):
+            return os.path.relpath(path, self.root).replace(os.sep, "/"), line
+        return None
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().mouseReleaseEvent(event)
         if event.button() == Qt.MouseButton.LeftButton:
-            line = self.line_at(self.cursorForPosition(event.position().toPoint()).blockNumber())
-            if line is not None:
-                self.line_requested.emit(line)
+            place = self.line_at(self.cursorForPosition(event.position().toPoint()).blockNumber())
+            if place is not None:
+                self.line_requested.emit(*place)
+
+
+class ConsolePane(QWidget):
+    """The console and, under it, the line the program's ``input()`` reads (shown only while it waits).
+
+    Signals
+    -------
+    input_entered(object)
+        The line the user typed (a str), or None when they closed the input
+        (Ctrl+D, as at a terminal: the program gets an EOFError).
+    """
+
+    input_entered = Signal(object)
+
+    def __init__(self, console: Console, parent=None) -> None:
+        super().__init__(parent)
+        self.console = console
+        self.input_line = QLineEdit()
+        self.input_line.setAccessibleName("Program input")
+        self.input_line.setPlaceholderText("Your program is waiting for input(): type a line and press Enter "
+                                           "(Ctrl+D: no more input)")
+        self.input_line.setVisible(False)
+        self.input_line.returnPressed.connect(self._on_input_line_return_pressed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(console, 1)
+        layout.addWidget(self.input_line)
+        self.input_line.installEventFilter(self)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the program waits for a line."""
+        return self.input_line.isVisible()
+
+    def ask(self, prompt: str) -> None:
+        """Show the input line (the prompt is already in the console, as the program printed it)."""
+        self.input_line.clear()
+        self.input_line.setVisible(True)
+        self.input_line.setFocus()
+
+    def cancel(self) -> None:
+        """The run ended while waiting: hide the input line."""
+        self.input_line.setVisible(False)
+
+    def _on_input_line_return_pressed(self) -> None:
+        text = self.input_line.text()
+        self.input_line.setVisible(False)
+        self.console.append_output("stdout", text + "\n")  # echoed, as a terminal shows what was typed
+        self.input_entered.emit(text)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt API
+        # Kept tiny (PySide6 swallows exceptions in overrides): Ctrl+D closes the input.
+        if watched is self.input_line and event.type() == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_D \
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.input_line.setVisible(False)
+            self.input_entered.emit(None)
+            return True
+        return super().eventFilter(watched, event)

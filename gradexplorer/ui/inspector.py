@@ -250,11 +250,12 @@ class Inspector(QScrollArea):
 
     Signals
     -------
-    source_requested(int)
-        The user clicked the node's source line.
+    source_requested(str, int)
+        The user clicked the node's source line: ``(file, line)``, file
+        ``""`` for the program, else its path in the project (``"pkg/model.py"``).
     """
 
-    source_requested = Signal(int)
+    source_requested = Signal(str, int)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -376,14 +377,17 @@ class Inspector(QScrollArea):
         self._passes: tuple = ()
         self._checks: tuple = ()
         self._line: int | None = None
+        self._file = ""
         self.show_node(None, None)
 
     # -- public ----------------------------------------------------------------------
-    def show_node(self, node_id: str | None, attrs: dict | None, passes=(), checks=()) -> None:
+    def show_node(self, node_id: str | None, attrs: dict | None, passes=(), checks=(), scopes=None) -> None:
         """Fill the panel from a node's attributes (the graph schema), or clear it.
 
         ``passes`` are the capture's :class:`PassSummary` records; ``checks``
-        the verifier's results for this node (:func:`core.verify.verify_node`).
+        the verifier's results for this node (:func:`core.verify.verify_node`);
+        ``scopes`` where each of its names is held (``{"loss": "train_step()"}``;
+        names not in it are top-level).
         """
         self._attrs = attrs
         self._passes = tuple(passes)
@@ -403,7 +407,9 @@ class Inspector(QScrollArea):
         self.title.setText(f"{short_op(attrs['op'])}  ({node_id})")
         kind = attrs["kind"] + (" (root)" if attrs["is_root"] else "")
         self.kind.setText(kind)
-        self.names.setText(", ".join(attrs["names"]) or "— (no name in the namespace)")
+        scopes = scopes or {}
+        self.names.setText(", ".join(f"{name} in {scopes[name]}" if scopes.get(name) else name
+                                     for name in attrs["names"]) or "— (no name in the namespace)")
         self.path.setText(attrs.get("path") or "")
         if attrs["names"]:
             self.path.setPlaceholderText(f"— (use the name {attrs['names'][0]}: no grad_fn of a named result leads here)")
@@ -427,7 +433,11 @@ class Inspector(QScrollArea):
         self.meta.setText("—" if value is None else f"shape {tuple(value.shape)}, {value.dtype}, {value.device}")
         source = attrs.get("source")
         self._line = source.line if source is not None else None
-        self.source.setText(f"line {source.line}: {source.text}" if source is not None else "—")
+        self._file = (source.file or "") if source is not None else ""
+        where = "" if source is None or source.file is None else f"{source.file}, "
+        self.source.setText(f"{where}line {source.line}: {source.text}" if source is not None else "—")
+        self.source.setToolTip(f"Open {source.file} at line {source.line} (read-only)" if source is not None
+                               and source.file else "Show this line in the editor")
         self.source.setEnabled(source is not None)
         self.value_box.setVisible(True)
         self.value_box.setTitle("Value (leaf variable, end of run)" if attrs["kind"] == "leaf" else
@@ -441,7 +451,7 @@ class Inspector(QScrollArea):
             label = f"pass {index}"
             if index < len(passes):
                 p = passes[index]
-                label += f" (line {p.line})" if p.line is not None else ""
+                label += f" ({p.source.where()})" if p.source is not None else ""
                 label += f" in {p.thread}" if p.thread else ""
                 label += " — raised" if p.raised else ""
             self.pass_picker.addItem(label, index)
@@ -474,7 +484,7 @@ class Inspector(QScrollArea):
         self.hooks_box.setVisible(bool(hooks))
         lines = []
         for hook in hooks:
-            where = f" (line {hook.source.line})" if hook.source is not None else ""
+            where = f" ({hook.source.where()})" if hook.source is not None else ""
             by = " — registered by library code" if hook.library else ""
             lines.append(f"{hook.kind}: {hook.qualname}{where}{by}")
             for call in hook.calls:
@@ -527,7 +537,7 @@ class Inspector(QScrollArea):
             head = p.error.splitlines()[0]
             head = head if len(head) <= 120 else head[:117].rstrip() + "..."
             reached = flow is not None or (step is not None and step.delivered is not None)
-            status = (f"This pass raised at line {p.line}: {head}. "
+            status = (f"This pass raised{f' at {p.source.where()}' if p.source is not None else ''}: {head}. "
                       + ("What reached this node before the error is shown." if reached else
                          "It raised before reaching this node."))
         self.pass_status.setText(status)
@@ -590,4 +600,4 @@ class Inspector(QScrollArea):
 
     def _on_source_clicked(self) -> None:
         if self._line is not None:
-            self.source_requested.emit(self._line)
+            self.source_requested.emit(self._file, self._line)

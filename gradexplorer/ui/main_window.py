@@ -12,6 +12,8 @@ data back on the GUI thread, where only this window touches widgets.
 from __future__ import annotations
 
 import dataclasses
+import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -33,6 +35,7 @@ from PySide6.QtWidgets import (
 from ..core.capture import process_state
 from ..core.capture.devices import resolve_device
 from ..core.capture.run import Capture, versions
+from ..core.capture.script import ScriptRun, is_file_name, read_script
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.graph.build import CaptureGraph
 from ..core.io import export
@@ -57,7 +60,7 @@ from ..core.analysis.verify import verify_node
 from ..core.io.session import SESSION_SUFFIX, Session, ViewState, load_session, not_a_regular_file, save_session, write_atomic
 from ..resources import read_example
 from .capture_retirer import CaptureRetirer
-from .console import Console
+from .console import Console, ConsolePane
 from .editor import CodeEditor
 from .gradient_flow_pane import GradientFlowPane
 from .graph_navigator import GraphNavigator
@@ -68,6 +71,7 @@ from .jobs import JobRunner
 from .modules_pane import ModulesPane
 from .run_controller import RunController
 from .settings import Settings
+from .source_tabs import SourceTabs
 from .tensors_pane import TensorsPane
 from .window_menus import setup_menus
 from .worker import CaptureJob, CaptureResult, expanded_layout, flow_of, prepare_view
@@ -114,9 +118,15 @@ class MainWindow(QMainWindow):
         self._result: CaptureResult | None = None
         self.last_gui_seconds = 0.0
         self._script_path: Path | None = None
+        #: The program's compile filename: the script's path when it came from a file, else "<editor>".
+        self.program_filename = "<editor>"
+        #: How the next Run starts the program (Run > Arguments…, Run > Working Folder…); part of the session.
+        self.run_settings = ScriptRun()
 
         self.editor = CodeEditor()
+        self.sources = SourceTabs(self.editor)
         self.console = Console()
+        self.console_pane = ConsolePane(self.console)
         self.graph_view = GraphView()
         self.inspector = Inspector()
         self.tensors_pane = TensorsPane()
@@ -124,8 +134,8 @@ class MainWindow(QMainWindow):
         self.gradient_flow_pane = GradientFlowPane()
 
         left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(self.editor)
-        left.addWidget(self.console)
+        left.addWidget(self.sources)
+        left.addWidget(self.console_pane)
         left.setSizes([520, 200])
         self.navigator = GraphNavigator()
         graph_area = QWidget()
@@ -166,6 +176,9 @@ class MainWindow(QMainWindow):
         self.status = QLabel("Idle")
         self.status.setAccessibleName("Run status")
         self.statusBar().addWidget(self.status, 1)
+        self.run_settings_label = QLabel("")
+        self.run_settings_label.setAccessibleName("How the program runs")
+        self.statusBar().addPermanentWidget(self.run_settings_label)
         #: The capture runs: worker thread, Stop, ticks and the program's output.
         self.runs = RunController(self)
         self.runs.ticked.connect(self._on_runs_ticked)
@@ -173,17 +186,19 @@ class MainWindow(QMainWindow):
         self.runs.returned.connect(self._on_runs_returned)
         self.runs.errored.connect(self._on_runs_errored)
         self.runs.finished.connect(self._on_runs_finished)
+        self.runs.input_requested.connect(self.console_pane.ask)
+        self.console_pane.input_entered.connect(self.runs.provide_input)
 
         self.graph_view.node_selected.connect(self._on_graph_view_node_selected)
         self.graph_view.group_activated.connect(self.expand_group)
         self.navigator.crumb_clicked.connect(self.collapse_module)
         self.navigator.depth_chosen.connect(self.set_depth)
         self.editor.line_activated.connect(self._on_editor_line_activated)
-        self.inspector.source_requested.connect(self.editor.go_to_line)
-        self.console.line_requested.connect(self.editor.go_to_line)
+        self.inspector.source_requested.connect(self.show_source)
+        self.console.line_requested.connect(self.show_source)
         self.tensors_pane.node_requested.connect(self._on_tensors_pane_node_requested)
         self.gradient_flow_pane.node_requested.connect(self._on_tensors_pane_node_requested)
-        self.tensors_pane.line_requested.connect(self.editor.go_to_line)
+        self.tensors_pane.line_requested.connect(self.show_source)
 
         self.editor.setPlainText(_WELCOME_HEADER + read_example("03_next_functions"))
         self.editor.document().setModified(False)
@@ -208,6 +223,7 @@ class MainWindow(QMainWindow):
             self.restoreState(self.settings.window_state)
         self.select_device(self.settings.last_device)
         self._set_running(False)
+        self._show_run_settings()
 
     # -- the capture on screen -----------------------------------------------------------
     @property
@@ -250,6 +266,8 @@ class MainWindow(QMainWindow):
         name = self.session_path.name if self.session_path is not None else (
             self._script_path.name if self._script_path is not None else "untitled")
         self.setWindowTitle(f"{name}[*] - gradexplorer")
+        self.sources.set_program_title(Path(self.program_filename).name if is_file_name(self.program_filename)
+                                       else (self._script_path.name if self._script_path is not None else "untitled"))
 
     def _on_document_modification_changed(self, changed: bool) -> None:
         if changed:
@@ -286,6 +304,7 @@ class MainWindow(QMainWindow):
         self._clear_views()
         self.session_path = None
         self._script_path = None
+        self._set_program("<editor>", ScriptRun())
         self._mark_clean()
         self._update_title()
         self.status.setText("New session")
@@ -294,7 +313,9 @@ class MainWindow(QMainWindow):
     def _clear_views(self) -> None:
         """Forget the previous program's picture: graph, inspector, panes, console, Find and filter."""
         self.console.reset("<editor>")
+        self.console_pane.cancel()
         self.editor.set_error_line(None)
+        self.sources.close_files()
         self.result = None
         self.graph_view.clear_graph()
         self.inspector.show_node(None, None)
@@ -305,8 +326,13 @@ class MainWindow(QMainWindow):
         self.search_box.clear()
         self._show_filter("all", None)
 
-    def open_path(self, path: Path, *, prompt: bool = True) -> bool:
-        """Open a session (shown at once, nothing runs) or a script; False with a message on failure."""
+    def open_path(self, path: Path, *, prompt: bool = True, as_script: bool = True) -> bool:
+        """Open a session (shown at once, nothing runs) or a script; False with a message on failure.
+
+        A script runs as ``python SCRIPT`` would, from its own folder (the
+        Run menu sets arguments and another folder); ``as_script=False`` puts
+        its text into the editor as untitled code (the bundled examples).
+        """
         path = Path(path)
         if path.suffix in (SESSION_SUFFIX, ".json"):
             return self.open_session(path, prompt=prompt)
@@ -314,7 +340,7 @@ class MainWindow(QMainWindow):
             problem = not_a_regular_file(path.stat())
             if problem:  # a FIFO would block the GUI thread forever
                 raise OSError(f"it is {problem}, not a Python file")
-            text = path.read_text(encoding="utf-8")
+            text = read_script(path)  # its coding line honoured, as Python does
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
             self.console.append_message(f"Cannot open {path}: {reason}", error=True)
@@ -325,6 +351,7 @@ class MainWindow(QMainWindow):
         self.editor.setPlainText(text)
         self._clear_views()
         self._script_path = path
+        self._set_program(str(path.resolve()) if as_script else "<editor>", ScriptRun())
         self.session_path = None
         self._mark_clean()
         self._update_title()
@@ -353,6 +380,7 @@ class MainWindow(QMainWindow):
         self._script_path = None
         self._mark_clean()
         self._update_title()
+        self._update_title()
         self.settings.add_recent_file(str(path))
         made = session.versions.get("gradexplorer", "?")
         self.status.setText(f"Opened session {Path(path).name} (made by gradexplorer {made}; nothing was run)")
@@ -364,8 +392,9 @@ class MainWindow(QMainWindow):
         self._clear_views()
         if session.device:
             self.select_device(session.device)
+        self._set_program(session.filename, ScriptRun(tuple(session.args), session.cwd))
         cap = session.capture
-        self.console.reset(cap.filename)
+        self.console.reset(cap.filename, cap.root)
         if cap.stdout:
             self.console.append_output("stdout", cap.stdout)
         if cap.stderr:
@@ -384,11 +413,12 @@ class MainWindow(QMainWindow):
         if self.result is not None:
             cap = self.result.capture
         else:
-            cap = Capture(code=self.editor.toPlainText(), filename="<editor>", device=self.device,
+            cap = Capture(code=self.editor.toPlainText(), filename=self.program_filename, device=self.device,
                           graph=CaptureGraph(), executed=False, versions=versions())
         view = ViewState(self.graph_view.selected_node(), self.graph_view.zoom_level() if self.result else None)
         return Session(code=self.editor.toPlainText(), device=self.device, capture=cap, view=view,
-                       filename=cap.filename, versions=versions())
+                       filename=self.program_filename, versions=versions(), args=tuple(self.run_settings.args),
+                       cwd=self.run_settings.cwd)
 
     def ask_session_save_path(self) -> str:
         """The save dialog (a method, so tests can replace it)."""
@@ -434,8 +464,8 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _checked=False, n=name: self.open_path(Path(n)))
 
     def load_example(self, path: Path) -> None:
-        """Put an example into the editor (it runs when the user presses Run)."""
-        self.open_path(path)
+        """Put an example into the editor as untitled code (it runs when the user presses Run)."""
+        self.open_path(path, as_script=False)
 
     def ask_open_path(self) -> str:
         """The file dialog (a method, so tests can replace it)."""
@@ -587,6 +617,112 @@ class MainWindow(QMainWindow):
             return True
         return False
 
+    # -- how the program runs: arguments, working folder ---------------------------------
+    def _set_program(self, filename: str, run: ScriptRun) -> None:
+        """The program's filename and run settings (from a script, a session, or none)."""
+        self.program_filename = filename or "<editor>"
+        self.run_settings = run
+        self._show_run_settings()
+        self._update_title()
+
+    def _show_run_settings(self) -> None:
+        """The status bar's note of how Run starts the program: ``python train.py --steps 2 (in proj/)``."""
+        filename = self.program_filename
+        if not is_file_name(filename) and not self.run_settings.args and not self.run_settings.cwd:
+            self.run_settings_label.setText("")
+            self.run_settings_label.setToolTip("")
+            return
+        name = Path(filename).name if is_file_name(filename) else "<editor>"
+        args = " ".join(shlex.quote(a) for a in self.run_settings.args)
+        folder = self.run_settings.working_folder(filename)
+        self.run_settings_label.setText(f"python {name}{' ' + args if args else ''}  (in {Path(folder).name or folder})")
+        self.run_settings_label.setToolTip(f"Run starts the program as python {filename} {args}\nfrom {folder}\n"
+                                           f"(Run > Arguments… and Run > Working Folder… change it)")
+
+    def set_run_arguments(self, args) -> None:
+        """The arguments the next Run gives the program (``sys.argv[1:]``); part of the session."""
+        args = tuple(str(a) for a in args)
+        if args != tuple(self.run_settings.args):
+            self.run_settings = dataclasses.replace(self.run_settings, args=args)
+            self.setWindowModified(True)
+        self._show_run_settings()
+
+    def set_working_folder(self, folder: str | None) -> None:
+        """The folder the next Run starts the program in (None: the script's own); part of the session."""
+        folder = str(Path(folder).resolve()) if folder else None
+        if folder != self.run_settings.cwd:
+            self.run_settings = dataclasses.replace(self.run_settings, cwd=folder)
+            self.setWindowModified(True)
+        self._show_run_settings()
+
+    def ask_run_arguments(self) -> str | None:
+        """The arguments dialog (a method, so tests can replace it); None when cancelled."""
+        from PySide6.QtWidgets import QInputDialog
+
+        text, ok = QInputDialog.getText(
+            self, "Arguments", "What follows python SCRIPT on the command line (quoted as in a shell):",
+            text=" ".join(shlex.quote(a) for a in self.run_settings.args))
+        return text if ok else None
+
+    def set_run_arguments_with_dialog(self) -> None:
+        text = self.ask_run_arguments()
+        if text is None:
+            return
+        try:
+            args = shlex.split(text)
+        except ValueError as exc:  # an unclosed quote: say so, keep the old arguments
+            self.console.append_message(f"Arguments not changed: {exc} in {text!r}", error=True)
+            return
+        self.set_run_arguments(args)
+        self.status.setText("Arguments: " + (" ".join(shlex.quote(a) for a in args) or "none"))
+
+    def ask_working_folder(self) -> str | None:
+        """The working-folder dialog (a method, so tests can replace it); None when cancelled."""
+        folder = QFileDialog.getExistingDirectory(self, "Working folder",
+                                                  self.run_settings.working_folder(self.program_filename))
+        return folder or None
+
+    def set_working_folder_with_dialog(self) -> None:
+        folder = self.ask_working_folder()
+        if folder is not None:
+            self.set_working_folder(folder)
+            self.status.setText(f"The program runs in {folder}")
+
+    # -- the user's source: the program, and the project's other files ------------------------
+    def show_source(self, file: str, line: int) -> None:
+        """Show a line of the user's code: in the editor (``file`` ""), else the project file in a read-only tab.
+
+        The file's text is the one the capture kept (what ran), else the file
+        on disk under the project folder.
+        """
+        if not file:
+            self.sources.show_program(line)
+            return
+        cap = self.result.capture if self.result is not None else None
+        text = cap.files.get(file) if cap is not None else None
+        if text is None:
+            root = cap.root if cap is not None and cap.root else self.run_settings.project_folder(self.program_filename)
+            path = Path(root) / file
+            try:
+                text = read_script(path)
+            except OSError as exc:
+                self.console.append_message(f"Cannot show {file}: {exc}", error=True)
+                return
+        self.sources.show_file(file, text, line)
+        self.status.setText(f"{file}, line {line}")
+
+    def _scopes_of(self, node_id: str) -> dict[str, str]:
+        """Where each name of a node's tensor is held, for names held in a function (``{"loss": "main()"}``)."""
+        scopes: dict[str, str] = {}
+        if self.result is None:
+            return scopes
+        for info in self.result.capture.tensors:
+            if info.node == node_id and info.scopes:
+                for name, scope in zip(info.names, info.scopes):
+                    if scope:
+                        scopes.setdefault(name, scope)
+        return scopes
+
     # -- running ---------------------------------------------------------------------------
     @property
     def is_running(self) -> bool:
@@ -597,12 +733,13 @@ class MainWindow(QMainWindow):
         if self.runs.is_running:
             return False
         self.autosave_now()
-        filename = "<editor>"
+        filename = self.program_filename
         limit_gb = self.settings.isolated_memory_gb
         job = CaptureJob(self.editor.toPlainText(), device or self.device, filename,
                          isolated=self.engine_combo.currentData() == "isolated",
-                         memory_limit=int(limit_gb * 2**30) if limit_gb > 0 else -1)
-        self.console.reset(filename)
+                         memory_limit=int(limit_gb * 2**30) if limit_gb > 0 else -1, run=self.run_settings)
+        self.console.reset(filename, self.run_settings.project_folder(filename))
+        self.console_pane.cancel()
         self.editor.set_error_line(None)
         self._set_running(True)
         return self.runs.start(job)
@@ -685,7 +822,7 @@ class MainWindow(QMainWindow):
         self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules))
         self.gradient_flow_pane.show_flows(*(result.flow if result.flow is not None else flow_of(cap)))
         self.last_gui_seconds = time.perf_counter() - started
-        self.editor.set_error_line(cap.error.line if cap.error is not None else None)
+        self.editor.set_error_line(cap.error.program_line if cap.error is not None else None)
         if cap.error is not None:
             self.console.append_message(cap.error.traceback, error=True)
         for sentence in cap.restored:  # what the program changed in the process, put back
@@ -697,7 +834,7 @@ class MainWindow(QMainWindow):
             # The isolated engine's process died or was killed: nothing to draw. The previous
             # capture stays on screen; the program's output has been shown as it came.
             self.console.append_message(cap.error.traceback or cap.error.message, error=True)
-            self.editor.set_error_line(cap.error.line)
+            self.editor.set_error_line(cap.error.program_line)
             kept = " (the previous capture is still shown)" if self.result is not None else ""
             self.status.setText(("Stopped" if cap.error.kind == "stopped" else cap.error.headline()) + kept)
             return
@@ -714,9 +851,9 @@ class MainWindow(QMainWindow):
                                 f"{len(cap.passes)} backward pass(es)")
         else:
             if cap.error.kind == "stopped":
-                self.status.setText(f"Stopped at line {cap.error.line}" if cap.error.line else "Stopped")
+                self.status.setText(f"Stopped at {cap.error.where()}" if cap.error.line else "Stopped")
             else:
-                where = f" at line {cap.error.line}" if cap.error.line is not None else ""
+                where = f" at {cap.error.where()}" if cap.error.line is not None else ""
                 self.status.setText(f"Error{where}: {cap.error.exc_type}")
 
     def _on_runs_errored(self, message: str) -> None:
@@ -724,6 +861,7 @@ class MainWindow(QMainWindow):
         self.status.setText("Stopped" if message == "Stopped." else f"Error: {message.splitlines()[0]}")
 
     def _on_runs_finished(self) -> None:
+        self.console_pane.cancel()
         if self._closing:
             QTimer.singleShot(0, self.close)  # the close that was waiting for this run
         self._set_running(False)
@@ -744,7 +882,8 @@ class MainWindow(QMainWindow):
         module = graph.nodes[node_id].get("module")
         self.navigator.set_crumbs(breadcrumbs(graph, module), hint="This node was not made inside an nn.Module")
         cap = self.result.capture
-        self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id))
+        self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id),
+                                 self._scopes_of(node_id))
 
     def show_nodes(self, node_ids: list[str]) -> None:
         """Select graph nodes, opening the module boxes that hide them; the first is inspected."""
@@ -763,7 +902,7 @@ class MainWindow(QMainWindow):
         if self.result is None:
             return
         ids = [n for n, source in self.result.capture.graph.nodes(data="source")
-               if source is not None and source.line == line]
+               if source is not None and source.line == line and source.file is None]
         if ids:
             self.show_nodes(ids)
 
@@ -980,8 +1119,8 @@ class MainWindow(QMainWindow):
         self.show_nodes([node_id])
         source = self.result.capture.graph.nodes[node_id].get("source")
         if source is not None:
-            self.editor.go_to_line(source.line)
-        line = f" at line {source.line}" if source is not None else ""
+            self.show_source(source.file or "", source.line)
+        line = f" at {source.where()}" if source is not None else ""
         self.status.setText(f"First NaN/Inf in {where}: {node_id}{line}")
         return node_id
 

@@ -31,12 +31,15 @@ class RunController(QObject):
         The :class:`CaptureResult`.
     errored(str)
         A message (the run could not start, or gradexplorer failed).
+    input_requested(str)
+        The program called ``input(prompt)``; answer with :meth:`provide_input`.
     finished()
         The worker thread has ended; always last.
     """
 
     ticked = Signal(float)
     output = Signal(str, str)
+    input_requested = Signal(str)
     returned = Signal(object)
     errored = Signal(str)
     finished = Signal()
@@ -76,6 +79,7 @@ class RunController(QObject):
         thread.started.connect(worker.run)
         worker.returned.connect(self._on_worker_returned)
         worker.errored.connect(self._on_worker_errored)
+        worker.input_requested.connect(self._on_worker_input_requested)
         # Direct: the thread must be able to end while the GUI thread waits on it
         # (closing during a run); QThread.quit is thread-safe.
         worker.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
@@ -102,6 +106,15 @@ class RunController(QObject):
             return True
         self._thread.quit()  # only ends the thread's event loop once the worker has returned
         return self._thread.wait(milliseconds)
+
+    def provide_input(self, line: str | None) -> None:
+        """Answer the program's ``input()`` with ``line`` (None: no more input, an EOFError in the program)."""
+        if self._worker is not None:
+            self._worker.provide_input(line)
+
+    def _on_worker_input_requested(self, prompt: str) -> None:
+        self.drain_output()  # the prompt and what came before it show first
+        self.input_requested.emit(prompt)
 
     def drain_output(self) -> None:
         """Emit what the program printed since the last drain (GUI thread)."""

@@ -49,7 +49,8 @@ class ExplanationModel(QAbstractTableModel):
         exp = self.rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (exp.name, exp.code, exp.sentence, "" if exp.line is None else str(exp.line))[column]
+            line = "" if exp.line is None else (str(exp.line) if exp.file is None else f"{exp.file}:{exp.line}")
+            return (exp.name, exp.code, exp.sentence, line)[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             return exp.sentence
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
@@ -64,12 +65,13 @@ class TensorsPane(QTableView):
     -------
     node_requested(str)
         A row with a graph node was activated.
-    line_requested(int)
-        A row with a source line was activated.
+    line_requested(str, int)
+        A row with a source line was activated: ``(file, line)``, file ``""``
+        for the program, else its path in the project (``"pkg/model.py"``).
     """
 
     node_requested = Signal(str)
-    line_requested = Signal(int)
+    line_requested = Signal(str, int)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -112,4 +114,4 @@ class TensorsPane(QTableView):
         if exp.node:
             self.node_requested.emit(exp.node)
         if exp.line is not None:
-            self.line_requested.emit(exp.line)
+            self.line_requested.emit(exp.file or "", exp.line)

@@ -50,6 +50,8 @@ from ..core.analysis.grouping import DisplayGraph, display_graph, initial_collap
 from ..core.analysis.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
 from ..core.analysis.modules import AuditRow, audit_rows
 from ..core.capture.run import Capture, capture, release_leftovers
+from ..core.capture.script import ScriptRun
+from ..core.capture.streams import NoInputError
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.graph.schema import short_op
 from ..core.isolated.engine import capture_isolated
@@ -73,6 +75,8 @@ class CaptureJob:
     isolated: bool = False
     #: Bytes the isolated child may allocate (-1: half of the machine's memory).
     memory_limit: int | None = -1
+    #: The program's arguments and working folder (``python SCRIPT ARGS`` from that folder).
+    run: ScriptRun = ScriptRun()
 
 
 @dataclass(frozen=True)
@@ -183,6 +187,8 @@ class CaptureWorker(QObject):
     started = Signal()
     #: The user's code has returned (or raised); the graph build follows.
     user_code_finished = Signal()
+    #: The program called ``input(prompt)``: the window asks the user for a line (:meth:`provide_input`).
+    input_requested = Signal(str)
     returned = Signal(object)
     errored = Signal(str)
     finished = Signal()
@@ -197,6 +203,9 @@ class CaptureWorker(QObject):
         self._child_done = False  # isolated engine: the child process has ended
         self._pending: list[tuple[str, str]] = []
         self._lock = threading.Lock()
+        #: The line the user typed for the program's input(), or None for "no more input" (the console's Ctrl+D).
+        self._input_line: str | None = None
+        self._input_given = threading.Event()
 
     @Slot()
     def run(self) -> None:
@@ -213,7 +222,8 @@ class CaptureWorker(QObject):
             # collections need not traverse it (core.collector explains).
             if self.job.isolated:
                 result = capture_isolated(self.job.code, device=self.job.device, filename=self.job.filename,
-                                          memory_limit=self.job.memory_limit, on_output=self._on_output,
+                                          run=self.job.run, memory_limit=self.job.memory_limit,
+                                          on_output=self._on_output,
                                           should_stop=self._cancel.is_set, stats_after=picture_made)
                 with self._lock:
                     self._child_done = True
@@ -221,8 +231,8 @@ class CaptureWorker(QObject):
                 self.user_code_finished.emit()
             else:
                 result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
-                                 on_output=self._on_output, exec_guard=self._armed_for_stop, freeze_result=True,
-                                 leftovers=leftovers)
+                                 run=self.job.run, on_output=self._on_output, read_input=self._read_input,
+                                 exec_guard=self._armed_for_stop, freeze_result=True, leftovers=leftovers)
             display, layout, note, rows, flow = first_picture(result, should_stop=self._cancel.is_set)
             self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows,
                                              flow))
@@ -234,6 +244,27 @@ class CaptureWorker(QObject):
             picture_made.set()  # the picture is made (or failed: the statistics must come all the same)
             release_leftovers(leftovers)
             self.finished.emit()
+
+    def _read_input(self, prompt: str) -> str:
+        """``input()`` in the program (worker thread): ask the window for a line and wait for it.
+
+        The wait is a loop of short waits in Python, so that Stop (an
+        exception raised into this thread) ends it at once, as it ends any
+        loop of the program's.
+        """
+        self._input_given.clear()
+        self.input_requested.emit(prompt)
+        while not self._input_given.wait(0.05):
+            pass
+        line, self._input_line = self._input_line, None
+        if line is None:
+            raise NoInputError("input(): the console's input was closed (no line was given)")
+        return line
+
+    def provide_input(self, line: str | None) -> None:
+        """The line the user typed for ``input()`` (any thread); None closes the input (EOFError)."""
+        self._input_line = line
+        self._input_given.set()
 
     def _on_output(self, stream: str, text: str) -> None:
         with self._lock:

@@ -221,3 +221,22 @@ def test_a_run_that_keeps_many_objects_sees_no_old_generation_collection():
         gc.unfreeze()
     assert seen.count(0) >= 10  # the program did make the collector run
     assert [g for g in seen if g > 0] == []
+
+
+def test_a_program_whose_functions_ran_ops_is_freed_without_a_collection(probe):
+    """The recorder keeps the frames of the program's functions for their names; they lead back to capture()'s
+    own frame, which holds the recorder: a cycle unless they are let go once the names are read."""
+    code = ("import gx_probe\nclass Box:\n    pass\n"
+            "def step():\n    box = Box()\n    gx_probe.box = box\n    w = torch.ones(2, requires_grad=True)\n"
+            "    (w * 3).sum().backward()\n    return w\n"
+            "def main():\n    w = step()\n    return w\nmain()\n")
+
+    def make():
+        cap = capture(code)
+        assert cap.ok, cap.error
+        assert cap.tensor("w").scope_of("w") in ("main()", "step()")  # the frames were kept for their names
+        box = probe.box
+        del probe.box
+        return cap, box
+
+    assert _freed_without_collection(make)

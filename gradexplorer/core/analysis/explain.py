@@ -19,7 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import ast
+import re
 
+from ..graph.build import SourceLine
 from .accounting import classify_leaf, leaf_steps, since_last_reset
 
 __all__ = ["REASONS", "Explanation", "Reason", "explain_capture"]
@@ -86,6 +88,9 @@ class Explanation:
         Graph node id of the tensor, if it is in the graph.
     severity : str
         ``"problem"``, ``"note"`` or ``"ok"`` (see :data:`REASONS`).
+    file : str or None
+        The file of ``line``: None for the program, else the path relative to
+        the project folder (``"pkg/model.py"``).
     """
 
     name: str
@@ -94,16 +99,23 @@ class Explanation:
     line: int | None = None
     node: str | None = None
     severity: str = "ok"
+    file: str | None = None
 
 
 def _where(origin) -> str:
     if origin is None or origin.source is None:
         return ""
-    return f" at line {origin.source.line} (`{origin.source.text}`)"
+    return f" at {origin.source.where()} (`{origin.source.text}`)"
 
 
-def _line(origin) -> int | None:
-    return None if origin is None or origin.source is None else origin.source.line
+def _line(origin):
+    """Where a tensor was made (a :class:`SourceLine`: its file too), None when not known."""
+    return None if origin is None or origin.source is None else origin.source
+
+
+def _at(source) -> str:
+    """``" at line 7"`` / ``" at line 7 of pkg/model.py"`` for a known line (``SourceLine(0, "")`` is not)."""
+    return f" at {source.where()}" if source is not None and source.line else ""
 
 
 def _value(record) -> str:
@@ -119,14 +131,14 @@ def _pass_roots(capture) -> str:
     """
     described: dict[str, list[str]] = {}
     for p in capture.passes:
-        where = f" (line {p.source.line})" if p.source is not None else ""
+        where = f" ({p.source.where()})" if p.source is not None else ""
         if p.root_names:
             described.setdefault(f"{', '.join(p.root_names)}{where}", [])
             continue
         nodes = [r for r, _ in p.roots if r]
         ops = dict.fromkeys(_op_of(capture, r) for r in nodes)
         what = f"a {' / '.join(ops)} result" if ops else "an unnamed tensor"
-        at = f" at line {p.source.line}" if p.source is not None else ""
+        at = _at(p.source)
         described.setdefault(f"{what}{at}", []).extend(nodes)
     parts = []
     for text, nodes in described.items():
@@ -152,7 +164,7 @@ def _failed_backward_on(capture, name: str):
 def _pass_name(p) -> str:
     """``the pass at line 7`` / ``the autograd.grad call at line 7`` (and its thread)."""
     what = "the torch.autograd.grad call" if p.kind == "grad" else "the backward pass"
-    where = f" at line {p.source.line}" if p.source is not None else ""
+    where = _at(p.source)
     thread = f" (in thread {p.thread})" if p.thread else ""
     return f"{what}{where}{thread}"
 
@@ -204,7 +216,7 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
             p = raised[-1]
             return ("pass_raised",
                     f"{name} is on the graph of {_pass_name(p)}, but that pass raised before reaching it "
-                    f"({_error_head(p)}), so its .grad is {_value(info.grad)}.", p.line or line)
+                    f"({_error_head(p)}), so its .grad is {_value(info.grad)}.", p.source or line)
         if info.grad is not None:
             return ("grad_set_by_code",
                     f"No backward pass delivered a gradient to {name}, yet its .grad is {_value(info.grad)}: "
@@ -293,17 +305,23 @@ def _changed_hook(attrs, output_nr: int):
     return None, None
 
 
-def _grad_off_context(capture, line: int | None) -> str:
-    """How grad mode was off at ``line``: the ``with`` item that turned it off, read from the code.
+def _grad_off_context(capture, source) -> str:
+    """How grad mode was off at ``source``: the ``with`` item that turned it off, read from the code.
 
     Grad mode is one thread-local flag; ``torch.no_grad()``,
     ``torch.set_grad_enabled(False)`` and a ``@torch.no_grad()`` function all
     clear it, and the recorded flag cannot tell them apart. The enclosing
-    ``with`` statement (or decorator) in the user's code can.
+    ``with`` statement (or decorator) in the user's code can: in the file the
+    line belongs to (the program, or ``model.py``). ``source`` is a
+    :class:`SourceLine` or a line of the program.
     """
-    if line is None:
+    if source is None:
         return "with grad mode off"
-    tree = _parsed(capture.code)
+    if isinstance(source, int):
+        line, code = source, capture.code
+    else:
+        line, code = source.line, capture.text_of(source.file)
+    tree = _parsed(code)
     best = None
     if tree is not None:
         for node in ast.walk(tree):
@@ -316,7 +334,7 @@ def _grad_off_context(capture, line: int | None) -> str:
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 items = list(node.decorator_list)
             for expr in items:
-                text = ast.get_source_segment(capture.code, expr) or ""
+                text = ast.get_source_segment(code, expr) or ""
                 if any(key in text for key in ("no_grad", "set_grad_enabled", "inference_mode", "grad_enabled")):
                     if best is None or node.lineno >= best[0]:
                         best = (node.lineno, text)
@@ -418,32 +436,52 @@ def _bindings(code: str) -> dict[str, list[tuple[str, int, str]]]:
 _bindings_cache: dict[str, dict[str, list[tuple[str, int, str]]]] = {}
 
 
-def _binding_reason(capture, name: str) -> tuple[str, int | None]:
-    """Why ``name`` is a second name of an object, read from the statement that bound it (and its line)."""
-    entries = _bindings(capture.code).get(name, ())
+def _binding_reason(capture, name: str):
+    """Why ``name`` is a second name of an object, read from the statement that bound it (and where it is).
+
+    The program is read first, then the project's other files the capture
+    kept (a name bound in ``model.py``'s ``forward``). The place is a line of
+    the program (an ``int``) or a :class:`SourceLine` of another file.
+    """
+    entries, file = _bindings(capture.code).get(name, ()), None
+    if not entries:
+        for other, text in getattr(capture, "files", {}).items():
+            entries = _bindings(text).get(name, ())
+            if entries:
+                file = other
+                break
+
+    def at(line: int, text: str):
+        place = line if file is None else SourceLine(line, text, file)
+        return (f"line {line}" if file is None else f"line {line} of {file}"), place
+
     for how, line, text in entries:
         if how == "loop":
-            return (f"the loop at line {line} (`{text}`) binds {name} to each object it goes over, the objects "
-                    f"themselves (Python never copies a tensor to hand it to a name)"), line
+            where, place = at(line, text)
+            return (f"the loop at {where} (`{text}`) binds {name} to each object it goes over, the objects "
+                    f"themselves (Python never copies a tensor to hand it to a name)"), place
     for how, line, text in entries:
         if how == "inplace":
-            return (f"`{text}` at line {line} binds it to what an in-place method returned, which is its input "
-                    f"object itself"), line
+            where, place = at(line, text)
+            return (f"`{text}` at {where} binds it to what an in-place method returned, which is its input "
+                    f"object itself"), place
     for how, line, text in entries:
         if how == "with":
-            return f"`{text}` at line {line} binds {name} to an existing object", line
+            where, place = at(line, text)
+            return f"`{text}` at {where} binds {name} to an existing object", place
     if entries:
         how, line, text = entries[-1]
-        return (f"`{text}` at line {line} binds {name} to an object that already had a name (an op that returns "
+        where, place = at(line, text)
+        return (f"`{text}` at {where} binds {name} to an object that already had a name (an op that returns "
                 f"its input, such as an in-place op or a custom Function whose forward calls ctx.mark_dirty, or "
-                f"another name)"), line
+                f"another name)"), place
     return ("Python names never copy a tensor: both names lead to one object (bound where gradexplorer could not "
-            "read it, such as inside a function)"), None
+            "read the statement)"), None
 
 
 def _node_source(attrs) -> str:
     source = (attrs or {}).get("source")
-    return "" if source is None else f" at line {source.line} (`{source.text}`)"
+    return "" if source is None else f" at {source.where()} (`{source.text}`)"
 
 
 def _explain_first(capture, info) -> tuple[str, str, int | None]:
@@ -483,26 +521,27 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
                 _line(origin))
     if info.grad_fn is None and not info.requires_grad:
         if info.switched_off is not None:
-            line = info.switched_off.line or None
+            line = info.switched_off if info.switched_off.line else None
             kept = f" Its .grad still holds what earlier passes left: {_value(info.grad)}." if info.grad is not None else ""
             return ("grad_switched_off",
-                    f"{name} stopped requiring grad when your code turned it off at line {line} "
+                    f"{name} stopped requiring grad when your code turned it off{_at(line)} "
                     f"(`{info.switched_off.text}`): autograd no longer tracks it, and later passes give it nothing."
                     f"{kept}", line)
         if info.grad_result is not None:
-            where = f" at line {info.grad_result.line}" if info.grad_result.line else ""
+            where = _at(info.grad_result)
             failed = _failed_backward_on(capture, name)
-            tail = (f" That is why {name}.backward() raised at line {failed.line}." if failed is not None else "")
+            tail = (f" That is why {name}.backward() raised{_at(failed.source)}." if failed is not None else "")
             return ("gradient_tensor",
                     f"{name} is the gradient torch.autograd.grad returned{where}. It has no grad_fn: without "
                     f"create_graph=True (or when a backward on its path is not differentiable, such as a custom "
                     f"Function marked @once_differentiable) autograd builds no graph for it, so it is a constant."
-                    f"{tail}", info.grad_result.line or _line(origin))
+                    f"{tail}", (info.grad_result if info.grad_result.line else None) or _line(origin))
         if info.hook_gradient is not None:
-            where = f" at line {info.hook_gradient.line}" if info.hook_gradient.line else ""
+            where = _at(info.hook_gradient)
             return ("gradient_tensor",
                     f"{name} is a gradient that autograd handed to your hook{where}, which kept it: a gradient is a "
-                    f"plain result and needs no gradient of its own.", info.hook_gradient.line or _line(origin))
+                    f"plain result and needs no gradient of its own.",
+                    (info.hook_gradient if info.hook_gradient.line else None) or _line(origin))
         if info.is_buffer:
             return ("buffer",
                     f"{name} is a module buffer (register_buffer, e.g. BatchNorm's running statistics): the module "
@@ -510,13 +549,14 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
         if origin is not None and not origin.grad_enabled:
             failed = _failed_backward_on(capture, name)
             tail = (f" Calling {name}.backward() fails with \"does not require grad\""
-                    + (f", as it did at line {failed.source.line}." if failed is not None and failed.source else "."))
+                    + (f", as it did{_at(failed.source)}." if failed is not None and failed.source else "."))
             context = _grad_off_context(capture, _line(origin))
             return ("no_grad",
-                    f"{name} is a new tensor made by {made} {context} (line {_line(origin)}): grad mode off only "
+                    f"{name} is a new tensor made by {made} {context}"
+                    f"{f' ({_line(origin).where()})' if _line(origin) else ''}: grad mode off only "
                     f"affects tensors created by operations while it is off, and this one was, so it has no grad_fn "
                     f"and requires_grad=False.{tail}", _line(origin))
-        where = "" if origin is None else f" (made by {made} at line {_line(origin)})"
+        where = "" if origin is None else f" (made by {made}{_at(_line(origin))})"
         return ("no_requires_grad",
                 f"{name} does not require grad{where}: autograd treats it as a constant, which is right for input "
                 f"data, targets and statistics. Only if you want its gradient, create it with requires_grad=True "
@@ -525,17 +565,17 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
     raised = next(((h, c) for h in (attrs or {}).get("hooks", ()) for c in h.calls if c.error), None)
     if raised is not None:
         hook, call = raised
-        where = f" registered at line {hook.source.line}" if hook.source is not None else ""
+        where = f" registered{_at(hook.source)}" if hook.source is not None else ""
         p = capture.passes[call.pass_index] if call.pass_index is not None and call.pass_index < len(capture.passes) \
             else None
         during = f" during {_pass_name(p)}" if p is not None else ""
         return ("hook_raised",
                 f"The hook {hook.qualname}{where} on {name} raised{during} ({call.error.splitlines()[0]}): the pass "
                 f"stopped there, so nothing below {name} got this pass's gradient.",
-                hook.source.line if hook.source is not None else _line(origin))
+                hook.source if hook.source is not None else _line(origin))
     hook, call = _changed_hook(attrs, output_nr)
     if hook is not None:
-        where = f" registered at line {hook.source.line}" if hook.source is not None else ""
+        where = f" registered{_at(hook.source)}" if hook.source is not None else ""
         how = "changed in place" if call.in_place else "replaced"
         # For a leaf, what ended in .grad over all passes too: the hook's first change is not the whole story.
         then = f" Over all passes: {_leaf_reason(capture, info, attrs)[1]}" if info.is_leaf else ""
@@ -543,15 +583,15 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
                 f"The hook {hook.qualname}{where} {how} the gradient flowing to {name} in pass {call.pass_index}: "
                 f"{_value(call.before[0] if call.before else None)} before, "
                 f"{_value(call.after[0] if call.after else None)} after.{then}",
-                hook.source.line if hook.source is not None else _line(origin))
+                hook.source if hook.source is not None else _line(origin))
     if info.is_leaf:
         return _leaf_reason(capture, info, attrs)
     if info.retains_grad:
         retain = next((h for h in (attrs or {}).get("hooks", ()) if h.kind == "retain_grad"), None)
-        line = retain.source.line if retain is not None and retain.source is not None else _line(origin)
+        line = retain.source if retain is not None and retain.source is not None else _line(origin)
         return ("retains_grad",
                 f"{name} is an intermediate result, but retain_grad() was called on it"
-                f"{f' at line {line}' if line else ''}, so its .grad is kept: {_value(info.grad)}.", line)
+                f"{_at(line)}, so its .grad is kept: {_value(info.grad)}.", line)
     grad = None
     last_index = None
     if attrs is not None and attrs.get("grads"):
@@ -559,7 +599,7 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
         last = attrs["grads"][last_index]
         grad = last.outputs[output_nr] if output_nr < len(last.outputs) else None
     node_line = (attrs or {}).get("source")
-    line = node_line.line if node_line is not None else _line(origin)
+    line = node_line if node_line is not None else _line(origin)
     if info.is_view:
         base = info.base_names[0] if info.base_names else "its base"
         return ("view",
@@ -602,9 +642,11 @@ def explain_capture(capture) -> tuple[Explanation, ...]:
     """
     result = []
     for info in capture.tensors:
-        code, sentence, line = _explain_first(capture, info)
+        code, sentence, place = _explain_first(capture, info)
         first = info.names[0]
-        result.append(Explanation(first, code, sentence, line, info.node, REASONS[code].severity))
+        line, file = _line_and_file(place)
+        result.append(Explanation(first, code, _scoped(sentence, info, first), line, info.node,
+                                  REASONS[code].severity, file))
         for other in info.names[1:]:
             if not info.requires_grad:
                 gets = "gets no gradient either"
@@ -622,9 +664,35 @@ def explain_capture(capture) -> tuple[Explanation, ...]:
                 why = f"it is the same object stored in another place (`{other}`)"
             else:
                 why, assigned = _binding_reason(capture, other)
+            line, file = _line_and_file(assigned)
             result.append(Explanation(
                 other, "alias",
-                f"{other} is the same tensor object as {first}: {why}, so {other} {gets}"
-                f"{', exactly like ' + first if not gets.startswith('shares') else ''}.",
-                assigned, info.node, REASONS["alias"].severity))
+                _scoped(f"{other} is the same tensor object as {first}: {why}, so {other} {gets}"
+                        f"{', exactly like ' + first if not gets.startswith('shares') else ''}.", info, other, first),
+                line, info.node, REASONS["alias"].severity, file))
     return tuple(result)
+
+
+def _line_and_file(place) -> tuple[int | None, str | None]:
+    """A sentence's place (a :class:`SourceLine`, a line of the program, or None) as ``(line, file)``."""
+    if place is None:
+        return None, None
+    if isinstance(place, int):
+        return place, None
+    return (place.line or None), (place.file if place.line else None)
+
+
+def _scoped(sentence: str, info, *names: str) -> str:
+    """The sentence with the first mention of each name held in a function said so: ``loss (in train_step())``.
+
+    The same variable name can hold different tensors in different
+    functions (``x`` in ``main()`` and in ``Net.forward()``); the sentence
+    says which one it is about, once.
+    """
+    for name in names:
+        scope = info.scope_of(name)
+        if not scope:
+            continue
+        pattern = re.compile(r"(?<![\w.\[])" + re.escape(name) + r"(?![\w\[(])(?!\.\w)")
+        sentence = pattern.sub(f"{name} (in {scope})", sentence, count=1)
+    return sentence

@@ -309,13 +309,18 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
     -------
     tuple of ModuleAudit
         One tree per top-level module (one not reached as a submodule of
-        another audited module), in namespace order.
+        another audited module), in the order names were found (globals,
+        then the functions' locals, then modules named by their class).
     """
     record_of = records if records is not None else RecordMaker(value_elements)
     audits = []
     seen: set[int] = set()
-    for module, names in bindings.modules.values():
-        if id(module) in seen or "." in names[0]:
+    # Top level: a module reached as a value (a variable, an attribute of the user's object, a list item,
+    # or a module that ran named by its class) that is no other such module's submodule.
+    roots = [bindings.modules[key] for key in getattr(bindings, "roots", ()) if key in bindings.modules]
+    inside = {id(sub) for module, _ in roots for sub in module.modules() if sub is not module}
+    for module, names in roots:
+        if id(module) in seen or id(module) in inside:
             continue
         tree = _build(module, names[0], record_of, seen)
         warnings, devices = _warnings(tree, passes_ran, delivered)

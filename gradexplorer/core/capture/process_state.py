@@ -18,6 +18,8 @@ What is covered, and how:
   may switch at top level (``torch.set_grad_enabled(False)``): the capture
   sets them for the run and the next run starts from them afresh; reported
   so the user knows their code did it;
+* ``sys.argv`` and ``sys.path`` (as :mod:`~gradexplorer.core.capture.script`
+  gave them to the program);
 * Python's recursion limit, the working directory, ``sys.stdout`` and
   ``sys.stderr``, the warnings filters (named only when the program itself
   called ``warnings.simplefilter``/``filterwarnings``: a module's first import
@@ -95,6 +97,11 @@ class ProcessState:
     #: (owner, name, original, whether the owner itself defined it or inherited it)
     attributes: tuple[tuple[object, str, object, bool], ...]
     threads: frozenset[int]
+    #: ``sys.argv`` and ``sys.path`` as the run started (the script's own, see :mod:`.script`).
+    argv: tuple[str, ...] = ()
+    path: tuple[str, ...] = ()
+    #: The ``sys.argv`` list object the program was given (replaced or changed in place: both restored).
+    argv_list: list | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +164,9 @@ def read_state(filename: str | None = None) -> ProcessState:
                          for owner, name in WATCHED_ATTRIBUTES),
         warning_functions=originals,
         threads=frozenset(t.ident for t in threading.enumerate() if t.ident is not None),
+        argv=tuple(sys.argv),
+        path=tuple(sys.path),
+        argv_list=sys.argv,
     )
 
 
@@ -219,6 +229,16 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
             os.chdir(before.cwd)
         except OSError as exc:
             notes.append(f"the working directory {before.cwd!r} could not be restored: {exc}")
+    if before.argv_list is not None and (sys.argv is not before.argv_list or tuple(sys.argv) != before.argv):
+        # argparse scripts sometimes rewrite sys.argv; the next run is given its own.
+        notes.append("your code changed sys.argv; restored for the next run")
+        before.argv_list[:] = list(before.argv)
+        sys.argv = before.argv_list
+    if before.path and tuple(sys.path) != before.path:
+        added = [p for p in sys.path if p not in before.path]
+        what = f" (added {', '.join(repr(p) for p in added[:3])}{', ...' if len(added) > 3 else ''})" if added else ""
+        notes.append(f"your code changed sys.path{what}; restored for the next run")
+        sys.path[:] = list(before.path)
     for stream in ("stdout", "stderr"):
         if getattr(sys, stream) is not getattr(before, stream):
             notes.append(f"your code replaced sys.{stream}; restored for the next run")

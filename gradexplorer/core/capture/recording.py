@@ -59,7 +59,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import torch
 from torch.autograd.graph import Node
@@ -69,6 +69,9 @@ from ..graph.autograd_nodes import edge_of, grad_fn_of, is_accumulator
 from ..records.errors import CaptureStopped
 from ..records.tensors import PendingRecord, SnapshotBuffer
 
+if TYPE_CHECKING:
+    from .project import Project
+
 __all__ = [
     "HOOK_HELPER_NAME",
     "HookCall",
@@ -77,7 +80,9 @@ __all__ = [
     "PassRecord",
     "Recorder",
     "TensorOrigin",
+    "FileLine",
     "rewrite_node_hook_calls",
+    "route_node_hook",
 ]
 
 #: The name under which the hook helper is injected into the user's namespace.
@@ -122,8 +127,9 @@ class TensorOrigin(NamedTuple):
         Order among recorded calls (0, 1, 2, ...).
     op : str
         The torch function's name, e.g. ``"mul"``, ``"add_"``, ``"linear"``.
-    line : int or None
-        Innermost user-code line on the stack when the op ran.
+    line : int, FileLine or None
+        Innermost user-code line on the stack when the op ran (an ``int`` is a
+        line of the program; a :class:`FileLine` one of another project file).
     grad_enabled, inference_mode : bool
         ``torch.is_grad_enabled()`` / ``torch.is_inference_mode_enabled()`` then.
     module : int or None
@@ -133,10 +139,30 @@ class TensorOrigin(NamedTuple):
 
     seq: int
     op: str
-    line: int | None
+    line: int | FileLine | None
     grad_enabled: bool
     inference_mode: bool
     module: int | None = None
+
+
+class FileLine(NamedTuple):
+    """A line of a project file other than the program: where an op was made in ``model.py``.
+
+    A named tuple (made on the hot path, for ops made in the project's other
+    files). See :mod:`gradexplorer.core.capture.project`.
+
+    Attributes
+    ----------
+    file : str
+        The path relative to the project folder, with ``/`` (``"pkg/model.py"``).
+    path : str
+        The file's own path (the frame's ``co_filename``).
+    line : int
+    """
+
+    file: str
+    path: str
+    line: int
 
 
 class OpRecord:
@@ -190,8 +216,8 @@ class HookInfo:
         gradient accumulator).
     output_nr : int
         Which output of ``node`` a tensor hook watches.
-    line : int or None
-        The user line that registered it.
+    line : int, FileLine or None
+        The user line that registered it (see :class:`TensorOrigin`).
     calls : list of HookCall
     """
 
@@ -199,7 +225,7 @@ class HookInfo:
     qualname: str
     node: Node
     output_nr: int
-    line: int | None
+    line: int | FileLine | None
     calls: list[HookCall] = field(default_factory=list)
     library: bool = False
 
@@ -214,8 +240,8 @@ class PassRecord:
         0-based pass number.
     kind : str
         ``"backward"`` or ``"grad"``.
-    line : int or None
-        The user line that started it.
+    line : int, FileLine or None
+        The user line that started it (see :class:`TensorOrigin`).
     roots : list of (Node, int)
         Gradient edges of the tensors the pass started from.
     inputs : list of (Node, int)
@@ -249,7 +275,7 @@ class PassRecord:
 
     index: int
     kind: str
-    line: int | None
+    line: int | FileLine | None
     roots: list[tuple[Node, int]]
     inputs: list[tuple[Node, int]]
     retain_graph: bool
@@ -353,6 +379,19 @@ class _NodeHookRewriter(ast.NodeTransformer):
 def rewrite_node_hook_calls(tree: ast.Module) -> ast.Module:
     """Return ``tree`` with node-hook registrations routed through the helper."""
     return ast.fix_missing_locations(_NodeHookRewriter().visit(tree))
+
+
+def route_node_hook(obj, method: str, *args, **kwargs):
+    """The hook helper of the project's other modules (``model.py``): the capturing thread's recorder's.
+
+    A project module is compiled with the same rewrite as the program
+    (:func:`rewrite_node_hook_calls`) but may outlive the run (a class it
+    defines, a thread): called where no capture runs, it is the plain call.
+    """
+    recorder = _apply_recorders.get(threading.get_ident())
+    if recorder is None or recorder.closed:
+        return getattr(obj, method)(*args, **kwargs)
+    return recorder.register_via_helper(obj, method, *args, **kwargs)
 
 
 _apply_lock = threading.Lock()
@@ -464,9 +503,19 @@ class Recorder(TorchFunctionMode):
     """
 
     def __init__(self, *, filename: str, snapshots: SnapshotBuffer, max_ops: int = 500_000,
-                 thread_context: Callable[[], Any] | None = None) -> None:
+                 thread_context: Callable[[], Any] | None = None, project: Project | None = None) -> None:
         super().__init__()
         self.thread_context = thread_context
+        #: Which other files are the user's (``model.py`` beside the script); None: the program only.
+        self.project = project
+        #: The last frame of each user function that ran an op or a pass (its locals at the end are
+        #: the function's final ones: a frame object keeps them once the function returns).
+        self.frames: dict[Any, Any] = {}
+        self._last_frame = None
+        #: Where :meth:`_note_frames` stops going outwards: the program's own code object (``capture``),
+        #: or the frame a recording started in (``record``).
+        self.outer_code = None
+        self.outer_frame = None
         #: True once the capture has ended: threads still running stop recording.
         self.closed = False
         #: Where the code turned ``requires_grad`` off (``requires_grad_(False)``, ``.requires_grad = False``).
@@ -540,7 +589,18 @@ class Recorder(TorchFunctionMode):
             return super().__exit__(*exc_info)
         finally:
             self.closed = True
+            self._last_frame = None  # the program's module frame, whose callers hold the capture's own
             self._unroute(self.thread_id)
+
+    def release_frames(self) -> None:
+        """Let go of the kept frames (once their names are read).
+
+        A kept frame leads through its callers to the frame of
+        :func:`~gradexplorer.core.capture.run.capture`, which holds this
+        recorder: a reference cycle until this is called.
+        """
+        self.frames.clear()
+        self._last_frame = None
 
     @contextlib.contextmanager
     def following_thread(self):
@@ -555,15 +615,59 @@ class Recorder(TorchFunctionMode):
             self._unroute(ident)
 
     # -- where are we in the user's code -------------------------------------------------
-    def user_line(self) -> int | None:
-        """Line of the innermost frame that belongs to the user's code."""
+    def user_line(self) -> int | FileLine | None:
+        """Where the innermost frame of the user's code is: a line of the program, or a :class:`FileLine`.
+
+        A line of the program itself is a plain ``int`` (the common case, on
+        the hot path); a line of another project file (``model.py``'s
+        ``forward``) is a :class:`~gradexplorer.core.capture.project.FileLine`.
+        The frames of the user's functions on the way are kept for their
+        names (:meth:`_note_frames`).
+        """
         frame = sys._getframe(1)
         filename = self.filename
+        project = self.project
+        # The project's cache read inline (this runs for every frame under every op).
+        known = project.known_files if project is not None else None
         while frame is not None:
-            if frame.f_code.co_filename == filename:
+            co_filename = frame.f_code.co_filename
+            if co_filename == filename:
+                if frame is not self._last_frame:
+                    self._note_frames(frame)
                 return frame.f_lineno
+            if project is not None:
+                shown = known.get(co_filename, False)
+                if shown is False:
+                    shown = project.shown_path(co_filename)
+                if shown is not None:
+                    if frame is not self._last_frame:
+                        self._note_frames(frame)
+                    return FileLine(shown, co_filename, frame.f_lineno)
             frame = frame.f_back
         return None
+
+    def _note_frames(self, frame) -> None:
+        """Keep the frames of the user's functions from ``frame`` outwards (their locals hold names).
+
+        The last frame of each function's code is kept: holding a frame
+        object keeps its locals as they are when the function returns, so
+        ``model`` in ``main()`` is still there when the program ends. The
+        walk stops at a frame kept already (its callers were kept with it)
+        and at the program's module level, whose names are the globals.
+        """
+        self._last_frame = frame
+        frames = self.frames
+        filename, project = self.filename, self.project
+        outer_code, outer_frame = self.outer_code, self.outer_frame
+        while frame is not None and frame is not outer_frame:
+            code = frame.f_code
+            if code is outer_code or frames.get(code) is frame:
+                return
+            co_filename = code.co_filename
+            if (co_filename == filename or (project is not None and project.shown_path(co_filename) is not None)) \
+                    and code.co_name != "<module>":
+                frames[code] = frame
+            frame = frame.f_back
 
     # -- the mode -----------------------------------------------------------------------
     def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -850,7 +954,7 @@ class Recorder(TorchFunctionMode):
         frame = sys._getframe(2)
         while frame is not None:
             filename = frame.f_code.co_filename
-            if filename == self.filename:
+            if filename == self.filename or (self.project is not None and self.project.is_user_file(filename)):
                 return True
             if not (filename.startswith(_THIS_DIR) or filename.startswith(_TORCH_DIR)):
                 return False
@@ -931,7 +1035,7 @@ class TensorLines:
     def __init__(self) -> None:
         self._entries: dict[int, tuple[weakref.ref, int | None]] = {}
 
-    def note(self, tensor: torch.Tensor, line: int | None) -> None:
+    def note(self, tensor: torch.Tensor, line: int | FileLine | None) -> None:
         self._entries[id(tensor)] = (weakref.ref(tensor), line)
 
     def drop(self, tensor: torch.Tensor) -> None:

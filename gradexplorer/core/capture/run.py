@@ -8,20 +8,25 @@ What a run looks like
 1. The device is resolved first (:func:`~gradexplorer.core.capture.devices.resolve_device`):
    a missing device raises :class:`DeviceUnavailableError` before anything runs.
 2. The code is parsed with ``filename`` (so tracebacks carry the editor's
-   line numbers). A ``SyntaxError`` returns a capture with an error of kind
-   ``"syntax"`` and nothing executed.
-3. The code runs in a fresh namespace holding ``device`` (a ``torch.device``),
-   ``torch`` and ``nn`` (so snippets that never import torch run as written),
-   with grad mode on, inference mode off, ``torch.device(device)`` as the
-   default device for factory functions, and a
+   line numbers; for a script, its real path). A ``SyntaxError`` returns a
+   capture with an error of kind ``"syntax"`` and nothing executed.
+3. The code runs as ``python SCRIPT ARGS`` would run it
+   (:mod:`~gradexplorer.core.capture.script`: ``sys.argv``, ``sys.path[0]``,
+   ``__file__``, ``__main__``, the working folder), its project's modules
+   imported afresh (:mod:`~gradexplorer.core.capture.project`), in a fresh
+   namespace that also holds ``device`` (a ``torch.device``), ``torch`` and
+   ``nn`` (so snippets that never import torch run as written), with grad
+   mode on, inference mode off, ``torch.device(device)`` as the default
+   device for factory functions, and a
    :class:`~gradexplorer.core.capture.recording.Recorder` watching every torch call.
    Grad mode, inference mode, torch function modes and the default device are
    thread-local in PyTorch, so none of this leaks into other threads; the
    user's ``print`` output is routed by thread (:mod:`~gradexplorer.core.capture.streams`).
 4. Whatever happened (success, an exception at line k, a Stop), the final
-   namespace is searched for named tensors and modules and the graph is built
-   from them and from every recorded backward pass, so a failed run keeps
-   everything that existed before the failure.
+   namespace and the last locals of every user function that ran are
+   searched for named tensors and modules, and the graph is built from them
+   and from every recorded backward pass (:func:`build_capture`), so a
+   failed run keeps everything that existed before the failure.
 
 The returned :class:`Capture` holds plain data only (records, strings, CPU
 copies of small tensors, a networkx graph): no live user tensors, nodes or
@@ -50,16 +55,19 @@ from ..analysis.explain import Explanation, explain_capture
 from ..analysis.modules import ModuleAudit, audit_modules
 from ..collector import fewer_collections, freeze_survivors, paused_collection
 from ..graph.autograd_nodes import grad_fn_of
-from ..graph.build import CaptureGraph, SourceLine, build_graph, node_for_tensor, source_line
+from ..graph.build import CaptureGraph, SourceLine, SourceText, build_graph, node_for_tensor
 from ..records.errors import CaptureStopped, ErrorReport
 from ..records.tensors import DEFAULT_VALUE_ELEMENTS, RecordMaker, SnapshotBuffer, TensorRecord, resolve_all
 from . import process_state
 from .devices import resolve_device
-from .namespace import Bindings, find_bindings
-from .recording import HOOK_HELPER_NAME, Recorder, rewrite_node_hook_calls
-from .streams import DEFAULT_MAX_OUTPUT_CHARS, collect_output, routed_to
+from .namespace import Bindings, find_bindings, frame_scopes, name_modules_that_ran
+from .project import Project, fresh_project_modules
+from .recording import HOOK_HELPER_NAME, FileLine, Recorder, rewrite_node_hook_calls
+from .script import ScriptRun, is_file_name, started_as_script
+from .streams import DEFAULT_MAX_OUTPUT_CHARS, answering_input, collect_output, routed_to
 
-__all__ = ["Capture", "OriginRecord", "PassSummary", "ProgramRemains", "TensorInfo", "capture", "release_leftovers"]
+__all__ = ["Capture", "OriginRecord", "PassSummary", "ProgramRemains", "TensorInfo", "build_capture", "capture",
+           "exception_report", "release_leftovers"]
 
 
 @dataclass(frozen=True)
@@ -109,6 +117,10 @@ class TensorInfo:
         A buffer of an ``nn.Module`` (``register_buffer``: running statistics).
     grad_result : SourceLine or None
         Set when ``torch.autograd.grad`` returned this tensor: that call's line.
+    scopes : tuple of str
+        Where each name is held, parallel to ``names``: ``""`` at top level
+        (and for module paths under a top-level name), ``"main()"`` for a
+        variable of the function ``main``. Empty in files of earlier versions.
     """
 
     names: tuple[str, ...]
@@ -130,11 +142,25 @@ class TensorInfo:
     hook_gradient: SourceLine | None = None
     is_buffer: bool = False
     grad_result: SourceLine | None = None
+    scopes: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
         """The first (top-level) name."""
         return self.names[0]
+
+    def scope_of(self, name: str) -> str:
+        """Where ``name`` is held: ``""`` at top level, ``"main()"`` in a function."""
+        for known, scope in zip(self.names, self.scopes):
+            if known == name:
+                return scope
+        return ""
+
+    def named(self, name: str | None = None) -> str:
+        """``name`` (default: the first) as a reader needs it: ```loss` in `train_step()``` inside a function."""
+        name = self.names[0] if name is None else name
+        scope = self.scope_of(name)
+        return f"`{name}` in `{scope}`" if scope else f"`{name}`"
 
 
 @dataclass(frozen=True)
@@ -225,6 +251,17 @@ class Capture:
         What the program changed in the process (default dtype, working
         directory, a monkeypatched ``Tensor.backward``, ...) and was put back
         after it, and the threads it left running, one sentence each.
+    args : tuple of str
+        The arguments it was started with (``sys.argv[1:]``).
+    cwd : str
+        The working folder it ran in ("" when not known).
+    root : str
+        The project folder (``sys.path[0]``: the script's folder); the
+        ``file`` of a source line is relative to it ("" when not known).
+    files : dict of str to str
+        The text of each project file other than the program that a source
+        line points into, as it was when the run reached it (``"pkg/model.py"``
+        -> its text), so that a reopened session shows the lines that ran.
     """
 
     code: str
@@ -246,6 +283,10 @@ class Capture:
     #: What the program changed in the process and gradexplorer put back, one sentence each
     #: (:mod:`gradexplorer.core.capture.process_state`), and threads it left running.
     restored: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+    cwd: str = ""
+    root: str = ""
+    files: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -266,6 +307,10 @@ class Capture:
                 return info
         return None
 
+    def text_of(self, file: str | None) -> str:
+        """The text of a source line's file: the program for None, else the kept project file ("" if not kept)."""
+        return self.code if file is None else self.files.get(file, "")
+
 
 def versions() -> dict[str, str]:
     """Versions that go into every capture and session file."""
@@ -283,21 +328,33 @@ def _syntax_report(exc: SyntaxError, lines: list[str]) -> ErrorReport:
     caret = " " * max((exc.offset or 1) - 1, 0) + "^"
     message = exc.msg
     trace = f'  File "{exc.filename}", line {line}\n    {text.rstrip()}\n    {caret}\n{type(exc).__name__}: {message}'
-    return ErrorReport("syntax", type(exc).__name__, message, line, exc.offset, trace, ((line, "<module>"),) if line else ())
+    return ErrorReport("syntax", type(exc).__name__, message, line, exc.offset, trace,
+                       ((line, "<module>", None),) if line else ())
 
 
-def _exception_report(exc: BaseException, filename: str, lines: list[str]) -> ErrorReport:
-    """Report an exception showing only the user's frames."""
+def exception_report(exc: BaseException, project: Project, text: SourceText) -> ErrorReport:
+    """Report an exception showing only the user's frames: the program's and the project's other files'.
+
+    Each frame is shown as Python shows it, with its file's real path and
+    its line as it ran (the program's from ``text``, which is the editor's).
+    """
     frames = []
     parts = ["Traceback (most recent call last):\n"]
+    filename = project.filename
     for frame_summary in tb_module.extract_tb(exc.__traceback__):
-        if frame_summary.filename != filename:
-            continue
+        path = frame_summary.filename
+        if path == filename:
+            file = None
+        else:
+            file = project.shown_path(path)
+            if file is None:
+                continue
         lineno = frame_summary.lineno
-        frames.append((lineno, frame_summary.name))
-        parts.append(f'  File "{filename}", line {lineno}, in {frame_summary.name}\n')
-        if lineno and 0 < lineno <= len(lines):
-            parts.append(f"    {lines[lineno - 1].strip()}\n")
+        frames.append((lineno, frame_summary.name, file))
+        parts.append(f'  File "{path}", line {lineno}, in {frame_summary.name}\n')
+        source = text.source_line(lineno if file is None else FileLine(file, path, lineno)) if lineno else None
+        if source is not None and source.text:
+            parts.append(f"    {source.text}\n")
     exc_type = type(exc).__qualname__
     message = str(exc)
     if isinstance(exc, CaptureStopped):
@@ -305,11 +362,11 @@ def _exception_report(exc: BaseException, filename: str, lines: list[str]) -> Er
     else:
         kind = "exception"
     parts.extend(tb_module.format_exception_only(type(exc), exc) if kind == "exception" else [f"Stopped: {message}\n"])
-    line = frames[-1][0] if frames else None
-    return ErrorReport(kind, exc_type, message, line, None, "".join(parts).rstrip("\n"), tuple(frames))
+    line, file = (frames[-1][0], frames[-1][2]) if frames else (None, None)
+    return ErrorReport(kind, exc_type, message, line, None, "".join(parts).rstrip("\n"), tuple(frames), file)
 
 
-def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list[str],
+def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, text: SourceText,
                   record_of: RecordMaker) -> tuple[TensorInfo, ...]:
     infos = []
     buffer_ids = {id(b) for module, _ in bindings.modules.values() for b in module.buffers(recurse=False)}
@@ -340,15 +397,23 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, lines: list
             is_parameter=isinstance(tensor, torch.nn.Parameter),
             grad_fn=None if grad_fn is None else grad_fn.name(),
             origin=None if origin is None else OriginRecord(
-                origin.op, source_line(lines, origin.line), origin.grad_enabled, origin.inference_mode),
+                origin.op, text.source_line(origin.line), origin.grad_enabled, origin.inference_mode),
             base_names=tuple(bindings.names_of(base)) if base is not None else (),
             source_names=tuple(bindings.names_of(source)) if source is not None else (),
-            switched_off=source_line(lines, switched_line) if switched else None,
-            hook_gradient=(source_line(lines, hook_line) or SourceLine(0, "")) if is_hook_grad else None,
+            switched_off=text.source_line(switched_line) if switched else None,
+            hook_gradient=(text.source_line(hook_line) or SourceLine(0, "")) if is_hook_grad else None,
             is_buffer=owner is not None and id(tensor) in buffer_ids,
-            grad_result=(source_line(lines, result_line) or SourceLine(0, "")) if is_result else None,
+            grad_result=(text.source_line(result_line) or SourceLine(0, "")) if is_result else None,
+            scopes=_scopes(bindings.scopes_of(tensor), len(names)),
         ))
     return tuple(infos)
+
+
+def _scopes(scopes: list[str], count: int) -> tuple[str, ...]:
+    """The names' scopes, or () when every name is top-level (the common case: no field in the files)."""
+    if not any(scopes):
+        return ()
+    return tuple(scopes[:count]) + ("",) * (count - len(scopes))
 
 
 def _default_device(device: torch.device):
@@ -367,11 +432,13 @@ def capture(
     *,
     device: str | torch.device = "cpu",
     filename: str = "<editor>",
+    run: ScriptRun | None = None,
     value_elements: int = DEFAULT_VALUE_ELEMENTS,
     max_ops: int = 500_000,
     saved_values: bool = True,
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
     on_output: Callable[[str, str], None] | None = None,
+    read_input: Callable[[str], str] | None = None,
     exec_guard: Callable[[], Any] | None = None,
     freeze_result: bool = False,
     leftovers: list | None = None,
@@ -382,12 +449,17 @@ def capture(
     Parameters
     ----------
     code : str
-        Python source, as typed in the editor.
+        Python source, as typed in the editor (or read from the script).
     device : str or torch.device, keyword-only
         Where the code runs: injected as the variable ``device`` and used as
         the default device of factory functions.
     filename : str, keyword-only
-        Compile filename; frames with it are the user's frames.
+        Compile filename: the script's path when the code came from a file
+        (then ``__file__``, ``sys.argv[0]`` and the project folder follow
+        from it), else a pseudo-name such as ``"<editor>"``.
+    run : ScriptRun, optional
+        The arguments (``sys.argv[1:]``) and the working folder (default: the
+        script's folder; for editor text, the current one).
     value_elements : int, keyword-only
         Tensors up to this many elements keep full values; larger ones keep a
         summary (:data:`~gradexplorer.core.records.tensors.DEFAULT_VALUE_ELEMENTS`).
@@ -399,6 +471,12 @@ def capture(
         Cap of kept stdout and stderr text each.
     on_output : callable, optional
         ``on_output(stream, text)`` for each print, called in this thread.
+    read_input : callable, optional
+        ``read_input(prompt)`` answers the program's ``input()`` calls with a
+        line (the app's console); it raises
+        :class:`~gradexplorer.core.capture.streams.NoInputError` where there is
+        none. Default: every ``input()`` raises one saying that this run has
+        no console (the CLI passes a reader of its standard input).
     exec_guard : callable, optional
         Returns a context manager entered right around the user's ``exec``
         and nothing else (the GUI's worker arms its Stop there, so that a
@@ -433,15 +511,20 @@ def capture(
     ------
     DeviceUnavailableError
         The device does not exist here; nothing was run.
+    GradexplorerError
+        The working folder does not exist; nothing was run.
     """
     torch_device = resolve_device(device)
+    run = run if run is not None else ScriptRun()
     lines = code.splitlines()
     try:
         tree = ast.parse(code, filename=filename)
     except SyntaxError as exc:  # nothing has run
         return Capture(code=code, filename=filename, device=str(torch_device), graph=CaptureGraph(),
-                       error=_syntax_report(exc, lines), executed=False, versions=versions())
+                       error=_syntax_report(exc, lines), executed=False, versions=versions(), args=tuple(run.args),
+                       cwd=run.working_folder(filename), root=run.project_folder(filename))
     program = compile(rewrite_node_hook_calls(tree), filename, "exec")
+    project = Project(filename, [run.project_folder(filename)])
 
     snapshots = SnapshotBuffer(value_elements=value_elements)
     streams: list = []
@@ -453,21 +536,24 @@ def capture(
         with routed_to(*streams) if streams else contextlib.nullcontext(), _default_device(torch_device):
             yield
 
-    recorder = Recorder(filename=filename, snapshots=snapshots, max_ops=max_ops, thread_context=thread_context)
-    namespace: dict[str, Any] = {
-        "__name__": "__main__",
-        "__builtins__": builtins,
-        "device": torch_device,
-        # Predefined like in a REPL, so the notes' snippets (which never import
-        # torch) run as written and keep their line numbers.
-        "torch": torch,
-        "nn": torch.nn,
-        HOOK_HELPER_NAME: recorder.register_via_helper,
-    }
+    recorder = Recorder(filename=filename, snapshots=snapshots, max_ops=max_ops, thread_context=thread_context,
+                        project=project)
+    recorder.outer_code = program
     error = None
     started = time.perf_counter()
     with contextlib.ExitStack() as build_pause:
-        with collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), fewer_collections():
+        with started_as_script(run, filename=filename, code=code) as namespace, \
+                fresh_project_modules(project), \
+                collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), \
+                answering_input(read_input if read_input is not None else _no_console), fewer_collections():
+            namespace.update({
+                "device": torch_device,
+                # Predefined like in a REPL, so the notes' snippets (which never import
+                # torch) run as written and keep their line numbers.
+                "torch": torch,
+                "nn": torch.nn,
+                HOOK_HELPER_NAME: recorder.register_via_helper,
+            })
             streams[:] = [out, err]
             before = process_state.read_state(filename)
             flags = None
@@ -479,7 +565,7 @@ def capture(
                         finally:
                             flags = process_state.thread_flags()
             except BaseException as exc:  # the user's exception (or a Stop) is data, never raised
-                error = _exception_report(exc, filename, lines)
+                error = exception_report(exc, project, SourceText(lines, project.texts))
                 del exc  # its frames hold the user's tensors
             # Before the build: a default dtype the program set would change our own records.
             restored = process_state.restore(before, flags, device=torch_device)
@@ -492,77 +578,139 @@ def capture(
             build_pause.enter_context(paused_collection())
         snapshots.end_run()
         ran = time.perf_counter()
-
-        bindings = find_bindings(namespace, skip=frozenset({HOOK_HELPER_NAME}))
-        phases: dict[str, float] = {}
-        named_nodes: dict = {}
-        # One record per tensor, whichever part describes it (graph, named tensors, modules).
-        record_of = RecordMaker(value_elements)
-        graph, ids = build_graph(recorder, bindings, lines=lines, value_elements=value_elements,
-                                 saved_values=saved_values, timings=phases, records=record_of)
-        handed = 0.0
-        if on_graph is not None:
-            handing = time.perf_counter()
-            on_graph(graph, len(recorder.passes))
-            handed = time.perf_counter() - handing
-        for node_id, names in graph.nodes(data="names"):
-            if names:
-                named_nodes[node_id] = names
-        named_nodes = {node: named_nodes[node_id] for node, node_id in ids.items() if node_id in named_nodes}
-        passes = tuple(
-            PassSummary(
-                index=p.index,
-                kind=p.kind,
-                source=source_line(lines, p.line),
-                roots=tuple((ids.get(n), nr) for n, nr in p.roots),
-                inputs=tuple((ids.get(n), nr) for n, nr in p.inputs),
-                retain_graph=p.retain_graph,
-                create_graph=p.create_graph,
-                results=resolve_all(p.results),
-                error=p.error,
-                root_names=tuple(name for t in recorder.pass_root_tensors(p) for name in bindings.names_of(t)[:1]),
-                thread=p.thread,
-                input_names=tuple(names[0] for names in (named_nodes.get(n) for n, _ in p.inputs) if names),
-            )
-            for p in recorder.passes
-        )
-        tensors = _tensor_infos(bindings, recorder, ids, lines, record_of)
-        delivered = frozenset(name for _, attrs in graph.nodes(data=True) if attrs["kind"] == "leaf"
-                              and any(lp.delivered is not None for lp in attrs["accumulation"].values())
-                              for name in attrs["names"])
-        modules = audit_modules(bindings, passes_ran=bool(passes), value_elements=value_elements, delivered=delivered,
-                                records=record_of)
-        built = time.perf_counter()
-        result = Capture(
-            code=code,
-            filename=filename,
-            device=str(torch_device),
-            graph=graph,
-            passes=passes,
-            tensors=tensors,
-            stdout=out.text(),
-            stderr=err.text(),
-            error=error,
-            executed=True,
-            dropped_ops=recorder.dropped_ops,
-            versions=versions(),
-            timings={"run": ran - started, "build": built - ran - handed, **phases},
-            modules=modules,
-            value_elements=value_elements,
-            restored=restored,
-        )
-        # Explanations read only the capture's plain data (as they will for a
-        # reopened session).
-        result = replace(result, explanations=explain_capture(result))
+        result = build_capture(
+            recorder, namespace, skip=frozenset({HOOK_HELPER_NAME}), code=code, filename=filename,
+            device=str(torch_device), project=project, error=error, stdout=out.text(), stderr=err.text(),
+            value_elements=value_elements, saved_values=saved_values, on_graph=on_graph, run_seconds=ran - started,
+            restored=restored, args=tuple(run.args), cwd=run.working_folder(filename))
         if leftovers is not None:
-            leftovers.append(ProgramRemains(namespace, (recorder, snapshots, bindings, ids)))
+            leftovers.append(ProgramRemains(namespace, (recorder, snapshots)))
         else:
+            recorder.release_frames()
             _release_namespace(namespace)
         if freeze_result:
             # Inside the pause: the young objects go straight to the frozen
             # set instead of into one long collection when the pause ends.
             freeze_survivors()
     return result
+
+
+def _no_console(prompt: str) -> str:
+    from .streams import NoInputError
+
+    raise NoInputError("input() has no console to read from in this run (gradexplorer.capture was called without "
+                       "read_input); pass the value as an argument instead")
+
+
+def build_capture(recorder: Recorder, namespace: dict[str, Any], *, skip: frozenset[str] = frozenset(), code: str,
+                  filename: str, device: str, project: Project, error: ErrorReport | None, stdout: str, stderr: str,
+                  value_elements: int = DEFAULT_VALUE_ELEMENTS, saved_values: bool = True,
+                  on_graph: Callable[[CaptureGraph, int], None] | None = None, run_seconds: float = 0.0,
+                  restored: tuple[str, ...] = (), args: tuple[str, ...] = (), cwd: str = "",
+                  outer_scopes: list[tuple[str, dict[str, Any]]] = (), roots: list | None = None) -> Capture:
+    """Turn what a recorder saw into a :class:`Capture`: names, graph, passes, tensors, module audit, explanations.
+
+    The part of :func:`capture` after the program has run, shared with the
+    recording API (:func:`gradexplorer.record`), whose "program" is a block
+    of the user's own script. Names come from ``namespace`` (the globals),
+    then ``outer_scopes`` (``(scope, locals)`` pairs the caller knows of,
+    outermost first), then the functions the recorder saw running
+    (:attr:`Recorder.frames`); every module that ran and that no variable
+    holds is named by its class. ``roots``: walk the graph from these
+    autograd nodes only (default: every named tensor and pass root).
+    """
+    started = time.perf_counter()
+    text = SourceText(code.splitlines(), project.texts)
+    scopes = [*outer_scopes, *frame_scopes(list(recorder.frames.values()))]
+    bindings = find_bindings(namespace, skip=skip, scopes=scopes)
+    name_modules_that_ran(bindings, list(recorder.modules.values()))
+    phases: dict[str, float] = {}
+    named_nodes: dict = {}
+    # One record per tensor, whichever part describes it (graph, named tensors, modules).
+    record_of = RecordMaker(value_elements)
+    graph, ids = build_graph(recorder, bindings, lines=text, value_elements=value_elements,
+                             saved_values=saved_values, timings=phases, records=record_of, roots=roots)
+    handed = 0.0
+    if on_graph is not None:
+        handing = time.perf_counter()
+        on_graph(graph, len(recorder.passes))
+        handed = time.perf_counter() - handing
+    for node_id, names in graph.nodes(data="names"):
+        if names:
+            named_nodes[node_id] = names
+    named_nodes = {node: named_nodes[node_id] for node, node_id in ids.items() if node_id in named_nodes}
+    passes = tuple(
+        PassSummary(
+            index=p.index,
+            kind=p.kind,
+            source=text.source_line(p.line),
+            roots=tuple((ids.get(n), nr) for n, nr in p.roots),
+            inputs=tuple((ids.get(n), nr) for n, nr in p.inputs),
+            retain_graph=p.retain_graph,
+            create_graph=p.create_graph,
+            results=resolve_all(p.results),
+            error=p.error,
+            root_names=tuple(name for t in recorder.pass_root_tensors(p) for name in bindings.names_of(t)[:1]),
+            thread=p.thread,
+            input_names=tuple(names[0] for names in (named_nodes.get(n) for n, _ in p.inputs) if names),
+        )
+        for p in recorder.passes
+    )
+    tensors = _tensor_infos(bindings, recorder, ids, text, record_of)
+    delivered = frozenset(name for _, attrs in graph.nodes(data=True) if attrs["kind"] == "leaf"
+                          and any(lp.delivered is not None for lp in attrs["accumulation"].values())
+                          for name in attrs["names"])
+    modules = audit_modules(bindings, passes_ran=bool(passes), value_elements=value_elements, delivered=delivered,
+                            records=record_of)
+    built = time.perf_counter()
+    result = Capture(
+        code=code,
+        filename=filename,
+        device=device,
+        graph=graph,
+        passes=passes,
+        tensors=tensors,
+        stdout=stdout,
+        stderr=stderr,
+        error=error,
+        executed=True,
+        dropped_ops=recorder.dropped_ops,
+        versions=versions(),
+        timings={"run": run_seconds, "build": built - started - handed, **phases},
+        modules=modules,
+        value_elements=value_elements,
+        restored=restored,
+        args=args,
+        cwd=cwd,
+        root=project.root,
+        files=_files_pointed_at(graph, tensors, passes, error, project.texts),
+    )
+    # Explanations read only the capture's plain data (as they will for a
+    # reopened session).
+    return replace(result, explanations=explain_capture(result))
+
+
+def _files_pointed_at(graph, tensors, passes, error, texts: dict[str, str]) -> dict[str, str]:
+    """The project files (other than the program) that some source line or error frame points into."""
+    if not texts:
+        return {}
+    wanted: set[str] = set()
+    for _, source in graph.nodes(data="source"):
+        if source is not None and source.file is not None:
+            wanted.add(source.file)
+    for _, hooks in graph.nodes(data="hooks"):
+        wanted.update(h.source.file for h in hooks if h.source is not None and h.source.file is not None)
+    for p in passes:
+        if p.source is not None and p.source.file is not None:
+            wanted.add(p.source.file)
+    for info in tensors:
+        for source in (info.origin.source if info.origin else None, info.switched_off, info.hook_gradient,
+                       info.grad_result):
+            if source is not None and source.file is not None:
+                wanted.add(source.file)
+    if error is not None:
+        wanted.update(frame[2] for frame in error.frames if len(frame) > 2 and frame[2] is not None)
+    return {file: texts[file] for file in sorted(wanted) if file in texts}
 
 
 class ProgramRemains:
@@ -582,6 +730,9 @@ class ProgramRemains:
 
     def release(self) -> None:
         """Empty the globals as :func:`capture` would have, then let everything go."""
+        for obj in self.objects or ():
+            if isinstance(obj, Recorder):
+                obj.release_frames()
         if self.namespace is not None:
             _release_namespace(self.namespace)
         self.namespace = self.objects = None

@@ -1,4 +1,4 @@
-"""Capture the user's ``print`` output without stealing other threads' output.
+"""Capture the user's ``print`` output without stealing other threads' output; answer its ``input()``.
 
 ``sys.stdout`` is one object for the whole process, but the user's code runs
 in a worker thread while the GUI (or pytest) keeps printing from others. So
@@ -6,17 +6,28 @@ instead of swapping ``sys.stdout`` for the duration of a run, gradexplorer
 installs a :class:`ThreadRoutedStream` once: writes from a thread that is
 inside :func:`collect_output` go to that run's :class:`OutputCollector`,
 writes from every other thread go where they always went.
+
+Progress bars (``tqdm``, ``print(..., end="\r")``) rewrite their line with a
+carriage return: the collector keeps what a terminal would show, one line
+per bar (:class:`OutputCollector`), not every state it went through.
+
+``input()`` in the user's code (:func:`answering_input`) reads a line from
+whatever the caller gives (the app's console, the CLI's standard input), and
+where there is nothing to read from it raises an ``EOFError`` that says why
+(:class:`NoInputError`), never a bare one.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import io
 import sys
 import threading
 from collections.abc import Callable, Iterator
 
-__all__ = ["routed_to", "DEFAULT_MAX_OUTPUT_CHARS", "OutputCollector", "ThreadRoutedStream", "collect_output"]
+__all__ = ["routed_to", "DEFAULT_MAX_OUTPUT_CHARS", "NoInputError", "OutputCollector", "ThreadRoutedStream",
+           "answering_input", "collect_output", "stdin_reader"]
 
 #: Characters kept per stream and run; the rest is dropped with a notice.
 DEFAULT_MAX_OUTPUT_CHARS = 1_000_000
@@ -41,26 +52,77 @@ class OutputCollector:
         self.name = name
         self.max_chars = max_chars
         self.on_text = on_text
+        #: Finished lines (each ending in a newline).
         self._parts: list[str] = []
+        #: The line being written, in pieces: a carriage return starts it over, as on a terminal.
+        self._line: list[str] = []
+        self._line_chars = 0
+        #: The last write ended in "\r": the next one decides whether it was half of a "\r\n".
+        self._pending_cr = False
         self._kept = 0
         self.dropped = 0
 
     def write(self, text: str) -> int:
-        room = self.max_chars - self._kept
-        if room <= 0:
+        if not text:
+            return 0
+        if self._kept >= self.max_chars:  # capped: counted, neither kept nor shown
             self.dropped += len(text)
             return len(text)
-        piece = text[:room]
-        self.dropped += len(text) - len(piece)
-        self._parts.append(piece)
-        self._kept += len(piece)
+        self._rewrite(text)
         if self.on_text is not None:
-            self.on_text(self.name, piece)
+            self.on_text(self.name, text)
         return len(text)
 
+    def _rewrite(self, text: str) -> None:
+        """Apply ``text`` to the kept output as a terminal would.
+
+        A carriage return not followed by a newline starts the current line
+        over (a progress bar's next state replaces its last one); the cap
+        counts finished lines only, so a bar that updates 10,000 times takes
+        the room of one line.
+        """
+        if self._pending_cr:
+            self._pending_cr = False
+            if text.startswith("\n"):
+                text = text[1:]
+                self._finish_line()
+            else:
+                self._line, self._line_chars = [], 0
+        if text.endswith("\r"):
+            self._pending_cr = True
+            text = text[:-1]
+        text = text.replace("\r\n", "\n")
+        lines = text.split("\n")
+        for i, segment in enumerate(lines):
+            if "\r" in segment:
+                segment = segment.rsplit("\r", 1)[1]
+                self._line, self._line_chars = [], 0
+            room = self.max_chars - self._kept - self._line_chars
+            if len(segment) > room:  # one endless line: keep what fits, count the rest
+                self.dropped += len(segment) - max(room, 0)
+                segment = segment[:max(room, 0)]
+            if segment:
+                self._line.append(segment)
+                self._line_chars += len(segment)
+            if i < len(lines) - 1:
+                self._finish_line()
+
+    def _finish_line(self) -> None:
+        line = "".join(self._line) + "\n"
+        self._line, self._line_chars = [], 0
+        room = self.max_chars - self._kept
+        if room <= 0:
+            self.dropped += len(line)
+            return
+        piece = line[:room]
+        self.dropped += len(line) - len(piece)
+        self._parts.append(piece)
+        self._kept += len(piece)
+
     def text(self) -> str:
-        """Everything kept, plus a notice when output was dropped."""
-        body = "".join(self._parts)
+        """Everything kept (the line being written included), plus a notice when output was dropped."""
+        tail = "".join(self._line)[:max(self.max_chars - self._kept, 0)]
+        body = "".join(self._parts) + tail
         if self.dropped:
             body += f"\n[gradexplorer: {self.dropped:,} more characters of {self.name} were not kept]\n"
         return body
@@ -138,3 +200,75 @@ def routed_to(out: OutputCollector, err: OutputCollector) -> Iterator[None]:
         with _install_lock:
             out_router.routes.pop(ident, None)
             err_router.routes.pop(ident, None)
+
+
+class NoInputError(EOFError):
+    """``input()`` had nothing to read from; the message says why and what to do instead.
+
+    An ``EOFError``, so a program that handles the end of its input (``except
+    EOFError:``) behaves as it would at the end of a pipe.
+    """
+
+
+_original_input = builtins.input
+_input_lock = threading.Lock()
+#: Thread id -> the reader of the run in that thread (see :func:`answering_input`).
+_input_routes: dict[int, Callable[[str], str | None]] = {}
+
+
+def _routed_input(prompt: object = "") -> str:
+    """``builtins.input`` while a capture runs: the capturing thread's reader, everybody else's own input."""
+    reader = _input_routes.get(threading.get_ident())
+    if reader is None:
+        return _original_input(prompt)
+    if prompt != "":
+        sys.stdout.write(str(prompt))
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    return reader(str(prompt))
+
+
+@contextlib.contextmanager
+def answering_input(reader: Callable[[str], str]) -> Iterator[None]:
+    """Answer the calling thread's ``input()`` calls with ``reader(prompt)`` (which returns the line).
+
+    ``reader`` raises :class:`NoInputError` (or :class:`CaptureStopped`)
+    where there is no line to give. The prompt has been written to the
+    thread's ``sys.stdout`` already. ``builtins.input`` is replaced for the
+    process while any capture answers input (routed by thread, like the
+    streams), and put back after the last.
+    """
+    ident = threading.get_ident()
+    with _input_lock:
+        if not _input_routes:
+            builtins.input = _routed_input
+        _input_routes[ident] = reader
+    try:
+        yield
+    finally:
+        with _input_lock:
+            _input_routes.pop(ident, None)
+            if not _input_routes:
+                builtins.input = _original_input
+
+
+def stdin_reader(*, source: str = "") -> Callable[[str], str]:
+    """A reader for :func:`answering_input` that reads this process's standard input (the CLI's terminal or pipe).
+
+    ``source``, when given, says why there is none to read (``"the program
+    itself came on standard input"``): every ``input()`` then raises
+    :class:`NoInputError` with it.
+    """
+    def read(prompt: str) -> str:
+        if source:
+            raise NoInputError(f"input() cannot read a line: {source}; pass the value as an argument instead "
+                               f"(gradexplorer capture SCRIPT -- ARGS...)")
+        stream = sys.__stdin__
+        line = stream.readline() if stream is not None else ""
+        if not line:
+            raise NoInputError("input() found the end of standard input: nothing more to read (gradexplorer ran "
+                               "the program with its standard input at its end); type the line into a terminal "
+                               "or pass the value as an argument")
+        return line[:-1] if line.endswith("\n") else line
+
+    return read

@@ -124,6 +124,7 @@ __all__ = [
     "HookRecord",
     "SavedValue",
     "SourceLine",
+    "SourceText",
     "build_graph",
     "path_expression",
     "source_line",
@@ -133,10 +134,55 @@ __all__ = [
 
 @dataclass(frozen=True)
 class SourceLine:
-    """A line of the user's code: 1-based number and its text (stripped)."""
+    """A line of the user's code: 1-based number, its text (stripped), and its file.
+
+    ``file`` is None for the program itself (the editor's text, the script
+    that was run) and the path relative to the project folder for the
+    project's other files (``"pkg/model.py"``, where a model's ``forward``
+    made the op).
+    """
 
     line: int
     text: str
+    file: str | None = None
+
+    def where(self) -> str:
+        """``"line 12"`` in the program, ``"line 12 of pkg/model.py"`` in another file."""
+        return f"line {self.line}" if self.file is None else f"line {self.line} of {self.file}"
+
+
+class SourceText:
+    """The user's code, as source lines read it: the program's lines and the project's other files.
+
+    Parameters
+    ----------
+    lines : list of str
+        The program's lines.
+    files : dict of str to str, optional
+        The text of each other project file, by its shown path
+        (:attr:`gradexplorer.core.capture.project.Project.texts`).
+    """
+
+    __slots__ = ("lines", "files", "_split")
+
+    def __init__(self, lines: list[str], files: dict[str, str] | None = None) -> None:
+        self.lines = lines
+        self.files = files if files is not None else {}
+        self._split: dict[str, list[str]] = {}
+
+    def source_line(self, where) -> SourceLine | None:
+        """The :class:`SourceLine` of a recorded place: an ``int`` line of the program, or a line of another
+        file (anything with ``file`` and ``line``, such as the recorder's ``FileLine``); None for no place."""
+        if where is None:
+            return None
+        if type(where) is int:
+            return source_line(self.lines, where)
+        lines = self._split.get(where.file)
+        if lines is None:
+            lines = self._split[where.file] = self.files.get(where.file, "").splitlines()
+        line = where.line
+        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        return SourceLine(line, text, where.file)
 
 
 @dataclass(frozen=True)
@@ -495,9 +541,10 @@ def _assemble(node_items: list[tuple[str, dict]], edge_attrs: dict[tuple[str, st
     return graph
 
 
-def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], value_elements: int,
+def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str] | SourceText, value_elements: int,
                 saved_values: bool = True, timings: dict[str, float] | None = None,
-                records: RecordMaker | None = None) -> tuple[nx.DiGraph, dict[Node, str]]:
+                records: RecordMaker | None = None, roots: list[Node] | None = None
+                ) -> tuple[nx.DiGraph, dict[Node, str]]:
     """Walk the autograd graph of a finished run into a networkx graph.
 
     Parameters
@@ -506,8 +553,8 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
         The mode that watched the run (ops, passes, hooks).
     bindings : Bindings
         Named tensors and modules of the final namespace.
-    lines : list of str
-        The user's source lines, for ``source`` texts.
+    lines : list of str or SourceText
+        The user's source lines (and the project's other files), for ``source`` texts.
     value_elements : int
         Value cap for records taken now (leaves, saved tensors).
     saved_values : bool
@@ -519,6 +566,10 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
         Makes the records of tensors read now (leaves, gradients, saved
         tensors); pass the caller's to share them with its own records of the
         same tensors (named tensors, module entries).
+    roots : list of Node, optional
+        Walk from these nodes only (:func:`gradexplorer.show` draws the graph
+        of one tensor, with names from the whole scope); by default from
+        every named tensor and every pass's roots.
 
     Returns
     -------
@@ -528,6 +579,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
         Our id of each autograd node, for the caller to map passes and hooks.
     """
     started = time.perf_counter()
+    text = lines if isinstance(lines, SourceText) else SourceText(lines)
     named: dict[Node, list[str]] = {}
     named_tensors: dict[Node, dict[int, torch.Tensor]] = {}
     for tensor, names in bindings.tensors.values():
@@ -536,9 +588,10 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
             bucket = named.setdefault(edge[0], [])
             bucket.extend(n for n in names if n not in bucket)
             named_tensors.setdefault(edge[0], {}).setdefault(edge[1], tensor)
-    roots = list(named)
-    for record in recorder.passes:
-        roots.extend(node for node, _ in record.roots)
+    if roots is None:
+        roots = list(named)
+        for record in recorder.passes:
+            roots.extend(node for node, _ in record.roots)
     order, edges = walk_nodes(roots)
     ids = {node: f"n{i}" for i, node in enumerate(order)}
     graph_seconds = time.perf_counter() - started
@@ -559,7 +612,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
     hooks_by_node: dict[Node, list[HookRecord]] = {}
     for h in recorder.hooks:
         hooks_by_node.setdefault(h.node, []).append(HookRecord(
-            h.kind, h.qualname, h.output_nr, source_line(lines, h.line),
+            h.kind, h.qualname, h.output_nr, text.source_line(h.line),
             tuple(HookCallRecord(c.pass_index, resolve_all(c.before), resolve_all(c.after), c.in_place, c.error)
                   for c in h.calls), h.library))
     snapshot_seconds = time.perf_counter() - started
@@ -589,7 +642,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
     module_of: dict[str, str | None] = {}
     custom_type = torch.autograd.function.BackwardCFunction
     no_names: tuple[str, ...] = ()
-    sources: dict[int | None, SourceLine | None] = {None: None}
+    sources: dict = {None: None}  # a recorded place (int line or FileLine) -> its SourceLine
     node_items = []
     for node, (outputs, variable, leaf_grad, requires_grad, call, grads, saved, accumulation) in zip(order, facts):
         node_id = ids[node]
@@ -604,7 +657,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
         line = call.line if call is not None else None
         source = sources.get(line, False)
         if source is False:
-            source = sources[line] = source_line(lines, line)
+            source = sources[line] = text.source_line(line)
         names = named.get(node)
         if variable is not None and not names:
             # A leaf whose tensor no longer requires grad (requires_grad_(False)
@@ -651,7 +704,7 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str], val
 
     nodes = graph.nodes
     via: dict[str, tuple] = {}
-    named_ops = [(ids[n], names[0]) for n, names in named.items() if not is_accumulator(n)]
+    named_ops = [(ids[n], names[0]) for n, names in named.items() if not is_accumulator(n) and n in ids]
     _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if nodes[i]["is_root"]], via)
     _assign_paths(graph, [(i, f"{name}.grad_fn") for i, name in named_ops if i not in via], via)
     texts: dict[str, str] = {}

@@ -8,6 +8,8 @@ what was left out, so a 50,000-node graph does not flood the terminal.
 
 from __future__ import annotations
 
+import shlex
+
 from ..analysis.accounting import leaf_steps
 from ..analysis.verify import verify_capture
 from ..capture.run import Capture
@@ -58,6 +60,17 @@ def _verification_lines(capture: Capture) -> list[str]:
     return lines
 
 
+def _quoted(arg: str) -> str:
+    return shlex.quote(arg)
+
+
+def _place(source) -> str:
+    """A node's line for the table: ``12`` in the program, ``pkg/model.py:12`` in another file."""
+    if source is None:
+        return "-"
+    return str(source.line) if source.file is None else f"{source.file}:{source.line}"
+
+
 def _table(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
@@ -82,6 +95,10 @@ def format_capture(capture: Capture, *, max_rows: int = 200) -> str:
         f" | device {capture.device} | {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges,"
         f" {len(capture.passes)} backward pass(es)"
     ]
+    if capture.args or (capture.cwd and capture.filename != "<editor>"):
+        args = " ".join(_quoted(a) for a in capture.args)
+        lines.append(f"ran: python {_quoted(capture.filename)}{' ' + args if args else ''}"
+                     + (f"  (in {capture.cwd})" if capture.cwd else ""))
     if graph.number_of_nodes():
         rows = [["id", "kind", "op", "names", "value", "grad", "line"]]
         for node_id, attrs in list(graph.nodes(data=True))[:max_rows]:
@@ -94,7 +111,7 @@ def format_capture(capture: Capture, *, max_rows: int = 200) -> str:
                 ", ".join(attrs["names"]) or "-",
                 attrs["value"].short(width=32) if attrs["value"] is not None else "-",
                 grad.short(width=32) if grad is not None else "-",
-                str(source.line) if source is not None else "-",
+                _place(source),
             ])
         lines.append("")
         lines.extend(_table(rows))
@@ -109,7 +126,7 @@ def format_capture(capture: Capture, *, max_rows: int = 200) -> str:
         lines.append("")
         lines.append("Backward passes:")
         for p in capture.passes:
-            where = f" at line {p.source.line}" if p.source is not None else ""
+            where = f" at {p.source.where()}" if p.source is not None else ""
             roots = ", ".join(p.root_names) or ", ".join(r for r, _ in p.roots if r) or "-"
             flags = [f for f, on in (("retain_graph", p.retain_graph), ("create_graph", p.create_graph)) if on]
             if p.input_names:
@@ -120,7 +137,8 @@ def format_capture(capture: Capture, *, max_rows: int = 200) -> str:
             if flags:
                 text += f" ({', '.join(flags)})"
             if p.error:
-                text += f" -> raised at line {p.line}: {p.error.splitlines()[0]}"
+                text += f" -> raised{f' at {p.source.where()}' if p.source is not None else ''}: " \
+                        f"{p.error.splitlines()[0]}"
             lines.append(text)
         lines.extend(_leaf_pass_rows(capture))
         lines.extend(_verification_lines(capture))

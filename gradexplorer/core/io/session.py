@@ -44,8 +44,14 @@ prints both). Format 1 files (plain UTF-8 JSON, values inline) and
      "app_version": "0.1.0", "versions": {...}, "saved_at": "2026-12-02T14:00:00Z",
      "code": "...", "device": "cpu", "filename": "<editor>",
      "view": {"selected_node": "n2", "zoom": 1.0},
+     "run": {"args": ["--lr", "0.1"], "cwd": null},
      "limits": {"value_elements": 10000, "file_values": 5000000, "summarised_records": 0},
      "capture": {...the capture document of docs/capture-json.md...}}
+
+``run`` is how the app's next Run starts the program (Run > Arguments…,
+Run > Working Folder…; ``cwd`` null: the script's own folder); ``filename``
+is the script's path when the code came from a file. Files without ``run``
+(earlier versions) take the arguments and folder the capture ran with.
 
 Safety
 ------
@@ -181,6 +187,10 @@ class Session:
     versions: dict[str, str] = field(default_factory=dict)
     saved_at: str = ""
     notes: tuple[str, ...] = ()
+    #: How the next Run starts the program: its arguments (``sys.argv[1:]``) and working folder
+    #: (None: the script's own folder). Set in the app's Run menu.
+    args: tuple[str, ...] = ()
+    cwd: str | None = None
 
 
 # --------------------------------------------------------------------------- saving
@@ -233,6 +243,7 @@ def session_to_dict(session: Session, *, file_values: int = DEFAULT_FILE_VALUES,
         "device": session.device,
         "filename": session.filename,
         "view": {"selected_node": session.view.selected_node, "zoom": session.view.zoom},
+        "run": {"args": list(session.args), "cwd": session.cwd},
         "limits": {"value_elements": session.capture.value_elements, "file_values": file_values,
                    "summarised_records": summarised_records},
         "capture": captured,
@@ -778,7 +789,8 @@ def _source_line_from_dict(d, path: str) -> SourceLine | None:
     if d is None:
         return None
     d = _R.obj(d, path)
-    return SourceLine(_R.int_(_R.key(d, "line", path), (path, ".line")), _R.str_(d.get("text", ""), (path, ".text")))
+    return SourceLine(_R.int_(_R.key(d, "line", path), (path, ".line")), _R.str_(d.get("text", ""), (path, ".text")),
+                      _R.str_(d.get("file"), (path, ".file"), optional=True))
 
 
 def _node_attrs(d: dict, path: str) -> dict:
@@ -851,9 +863,10 @@ def _node_attrs(d: dict, path: str) -> dict:
         on_path = tuple(_R.int_(v, (path, ".on_path")) for v in _R.list_(on_path, (path, ".on_path")))
     source = d.get("source")
     if source is not None:
-        line, text = (source.get("line"), source.get("text", "")) if type(source) is dict else (None, None)
-        if type(line) is int and type(text) is str:
-            source = SourceLine(line, text)
+        line, text, file = ((source.get("line"), source.get("text", ""), source.get("file"))
+                            if type(source) is dict else (None, None, None))
+        if type(line) is int and type(text) is str and (file is None or type(file) is str):
+            source = SourceLine(line, text, file)
         else:
             source = _source_line_from_dict(source, (path, ".source"))
     order = d.get("grad_order", {})
@@ -1117,7 +1130,8 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
             _R.strs(t.get("base_names", []), (p, ".base_names")), _R.strs(t.get("source_names", []), (p, ".source_names")),
             _source_line_from_dict(t.get("switched_off"), (p, ".switched_off")), _source_line_from_dict(t.get("hook_gradient"), (p, ".hook_gradient")),
             _R.bool_(t.get("is_buffer", False), (p, ".is_buffer")),
-            _source_line_from_dict(t.get("grad_result"), (p, ".grad_result"))))
+            _source_line_from_dict(t.get("grad_result"), (p, ".grad_result")),
+            _scopes(t.get("scopes", []), len(names), (p, ".scopes"))))
     explanations = []
     for i, e in _each(_R.list_(doc.get("explanations", []), "capture.explanations"), consume=consume):
         p = ("capture.explanations", i)
@@ -1126,7 +1140,8 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
                                         _R.str_(e.get("sentence"), (p, ".sentence")),
                                         _R.int_(e.get("line"), (p, ".line"), optional=True),
                                         _R.str_(e.get("node"), (p, ".node"), optional=True),
-                                        _severity(e.get("severity", "ok"), (p, ".severity"))))
+                                        _severity(e.get("severity", "ok"), (p, ".severity")),
+                                        _R.str_(e.get("file"), (p, ".file"), optional=True)))
     modules = tuple(_module_audit(m, ("capture.modules", i))
                     for i, m in _each(_R.list_(doc.get("modules", []), "capture.modules"), consume=consume))
     error = doc.get("error")
@@ -1135,14 +1150,16 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
         frames = []
         for j, fr in enumerate(_R.list_(e.get("frames", []), "capture.error.frames")):
             fr = _R.list_(fr, f"capture.error.frames[{j}]")
-            if len(fr) != 2:
-                raise _R.fail(f"capture.error.frames[{j}]", "[line, function]")
-            frames.append((_R.int_(fr[0], "capture.error.frames"), _R.str_(fr[1], "capture.error.frames")))
+            if len(fr) not in (2, 3):
+                raise _R.fail(f"capture.error.frames[{j}]", "[line, function, file]")
+            frames.append((_R.int_(fr[0], "capture.error.frames"), _R.str_(fr[1], "capture.error.frames"),
+                           _R.str_(fr[2], "capture.error.frames", optional=True) if len(fr) == 3 else None))
         error = ErrorReport(_R.str_(e.get("kind"), "capture.error.kind"), _R.str_(e.get("exc_type"), "capture.error.exc_type"),
                             _R.str_(e.get("message", ""), "capture.error.message"),
                             _R.int_(e.get("line"), "capture.error.line", optional=True),
                             _R.int_(e.get("column"), "capture.error.column", optional=True),
-                            _R.str_(e.get("traceback", ""), "capture.error.traceback"), tuple(frames))
+                            _R.str_(e.get("traceback", ""), "capture.error.traceback"), tuple(frames),
+                            _R.str_(e.get("file"), "capture.error.file", optional=True))
     timings = {str(k): float(_R.num(v, "capture.timings")) for k, v in _R.obj(doc.get("timings", {}), "capture.timings").items()}
     return Capture(
         code=_R.str_(doc.get("code", ""), "capture.code"),
@@ -1162,7 +1179,24 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
         timings=timings,
         value_elements=_R.int_(doc.get("value_elements", 10_000), "capture.value_elements"),
         restored=_R.strs(doc.get("restored", []), "capture.restored"),
+        args=_R.strs(doc.get("args", []), "capture.args"),
+        cwd=_R.str_(doc.get("cwd", ""), "capture.cwd"),
+        root=_R.str_(doc.get("root", ""), "capture.root"),
+        files=_files(doc.get("files", {})),
     )
+
+
+def _scopes(value, count: int, path) -> tuple[str, ...]:
+    scopes = _R.strs(value, path)
+    if scopes and len(scopes) != count:
+        raise _R.fail(path, "one scope per name")
+    return scopes
+
+
+def _files(value) -> dict[str, str]:
+    """The kept project files: shown path -> text (both strings)."""
+    files = _R.obj(value, "capture.files")
+    return {_R.str_(k, "capture.files"): _R.str_(v, f"capture.files[{k!r}]") for k, v in files.items()}
 
 
 def _from_capture_document(doc: dict) -> dict:
@@ -1419,6 +1453,7 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None, record
         capture = capture_from_dict(_R.key(doc, "capture", ""), consume=True,  # doc is ours
                                     records_out=records_out, partial=partial)
         zoom = _R.num(view.get("zoom"), "view.zoom", optional=True)
+        run = _R.obj(doc.get("run") or {"args": list(capture.args), "cwd": capture.cwd or None}, "run")
         return Session(
             code=_R.str_(_R.key(doc, "code", ""), "code"),
             device=_R.str_(doc.get("device", "cpu"), "device"),
@@ -1430,6 +1465,8 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None, record
             versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "versions").items()},
             saved_at=_R.str_(doc.get("saved_at", ""), "saved_at"),
             notes=_R.strs(doc.get("notes", []), "notes"),
+            args=_R.strs(run.get("args", []), "run.args"),
+            cwd=_R.str_(run.get("cwd"), "run.cwd", optional=True) or None,
         )
     except RecursionError:
         raise DocumentError("not a valid session: the document is nested too deeply") from None
@@ -1528,5 +1565,6 @@ def add_late_stats(records: list, lines: bytes, *, name: str = "the statistics")
 def session_from_capture(capture: Capture, *, view: ViewState = ViewState()) -> Session:
     """A session around a fresh capture."""
     return Session(code=capture.code, device=capture.device, capture=capture, view=view,
-                   filename=capture.filename, versions=dict(capture.versions))
+                   filename=capture.filename, versions=dict(capture.versions), args=tuple(capture.args),
+                   cwd=capture.cwd or None)
 

@@ -143,9 +143,19 @@ def _hide_our_settings() -> None:
         os.environ.pop(name, None)
 
 
+def _no_input(prompt: str) -> str:
+    """``input()`` in the isolated engine: its process has no console to type into."""
+    from ..capture.streams import NoInputError
+
+    raise NoInputError("input() cannot read a line in the isolated engine (its process has no console); choose "
+                       "the engine 'in the app' to type the line into the console, or pass the value as an "
+                       "argument (Run > Arguments…)")
+
+
 def main(argv: list[str]) -> int:
     _hide_our_settings()
     from ..capture.run import capture
+    from ..capture.script import ScriptRun
     from ..analysis.gradient_flow import parameter_gradients
     from ..collector import freeze_after_pauses, paused_collection
     from ..io.capture_json import TensorSink, send_nodes
@@ -199,8 +209,6 @@ def main(argv: list[str]) -> int:
         real_exit(code)
 
     os._exit = exit_with_line
-    if job.get("cwd"):
-        os.chdir(job["cwd"])
 
     # Plain writes: the files are read once by the parent and deleted; nothing to make atomic or durable.
     # The graph nodes go ahead in parts, each announced as soon as it is written: the parent checks them on
@@ -233,8 +241,9 @@ def main(argv: list[str]) -> int:
     # The program's objects are never freed (this process ends with os._exit): 0.03 s saved at 10k nodes.
     leftovers: list = []
     cap = capture(job["code"], device=job["device"], filename=filename,
-                  on_output=lambda stream, text: emit({"out": stream, "text": text}), leftovers=leftovers,
-                  on_graph=send_graph)
+                  run=ScriptRun(tuple(job.get("args", ())), job.get("cwd") or None),
+                  on_output=lambda stream, text: emit({"out": stream, "text": text}), read_input=_no_input,
+                  leftovers=leftovers, on_graph=send_graph)
     session = Session(code=job["code"], device=cap.device, capture=cap, filename=filename)
     started = time.perf_counter()
     # No cyclic GC meanwhile: encoding makes many small objects next to the whole capture (as save_session).

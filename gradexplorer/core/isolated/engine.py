@@ -59,6 +59,7 @@ from pathlib import Path
 
 from ..capture.devices import resolve_device
 from ..capture.run import Capture, versions
+from ..capture.script import ScriptRun, checked_working_folder
 from ..graph.build import CaptureGraph
 from ..collector import paused_collection
 from ..io.session import PartialCapture, add_late_stats, load_session, not_a_regular_file, read_capture_part
@@ -367,6 +368,7 @@ def capture_isolated(
     *,
     device: str = "cpu",
     filename: str = "<editor>",
+    run: ScriptRun | None = None,
     memory_limit: int | None = -1,
     on_output: Callable[[str, str], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
@@ -376,8 +378,10 @@ def capture_isolated(
 
     Parameters
     ----------
-    code, device, filename
-        As for :func:`gradexplorer.capture`.
+    code, device, filename, run
+        As for :func:`gradexplorer.capture`: the child runs the program as
+        ``python SCRIPT ARGS`` would, in the same working folder. Its
+        ``input()`` has no console (it says so).
     memory_limit : int or None, keyword-only
         Bytes the child may allocate; ``-1`` (default) is
         :func:`default_memory_limit`, None no limit.
@@ -397,6 +401,8 @@ def capture_isolated(
         The device does not exist here; nothing was started.
     """
     device = str(resolve_device(device))
+    run = run if run is not None else ScriptRun()
+    cwd = checked_working_folder(run, filename)  # resolved here: the child's own folder is not the user's
     if memory_limit == -1:
         memory_limit = default_memory_limit()
     folder = Path(tempfile.mkdtemp(prefix="gradexplorer-isolated-"))
@@ -407,7 +413,8 @@ def capture_isolated(
                "result_path": str(folder / "result.gxsession"), "stats_path": str(folder / "stats.jsonl"),
                "part_path": str(folder / "part-{}.gxpart"),
                "fault_path": str(folder / "fault.txt")}
-        job["cwd"] = os.getcwd()
+        job["cwd"] = cwd
+        job["args"] = list(run.args)
         (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
         process = _take_child()
         # Open until the capture is read: the next line tells the child to compute the statistics.
@@ -487,7 +494,8 @@ def capture_isolated(
             return state[key]
 
         base = Capture(code=code, filename=filename, device=device, graph=CaptureGraph(), stdout="",
-                       stderr="", executed=True, versions=versions())
+                       stderr="", executed=True, versions=versions(), args=tuple(run.args), cwd=cwd,
+                       root=run.project_folder(filename))
         result_path = Path(job["result_path"])
         # Read the graph's parts as the child announces them, and the rest as soon as it says it is written
         # (a process that held a few GB takes a

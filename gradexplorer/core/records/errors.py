@@ -71,15 +71,22 @@ class ErrorReport:
     message : str
         ``str(exc)``; for syntax errors the parser's message.
     line : int or None
-        1-based line in the user's code (the innermost user frame).
+        1-based line in the user's code (the innermost user frame, as the
+        last line of Python's own traceback).
     column : int or None
         1-based column, known for syntax errors.
     traceback : str
-        A traceback showing only frames of the user's code, formatted like
-        Python's, so that line numbers are the editor's.
-    frames : tuple of (int, str)
-        ``(line, function name)`` for each user frame, outermost first; lets a
-        console make each traceback line clickable.
+        A traceback showing only frames of the user's code (the program and
+        the project's other files), formatted like Python's, with the files'
+        real paths.
+    frames : tuple of (int, str, str or None)
+        ``(line, function name, file)`` for each user frame, outermost first;
+        ``file`` is None for the program and the path relative to the project
+        folder for another project file (``"pkg/model.py"``). Lets a console
+        make each traceback line clickable. (Files of earlier versions have
+        ``(line, function name)`` pairs: read as the program's.)
+    file : str or None
+        The file of ``line``: None for the program, else as in ``frames``.
     """
 
     kind: str
@@ -88,10 +95,27 @@ class ErrorReport:
     line: int | None
     column: int | None = None
     traceback: str = ""
-    frames: tuple[tuple[int, str], ...] = ()
+    frames: tuple[tuple, ...] = ()
+    file: str | None = None
+
+    @property
+    def program_line(self) -> int | None:
+        """The innermost line of the program itself (where the editor marks the error), None if none."""
+        if self.file is None:
+            return self.line
+        for frame in reversed(self.frames):
+            if len(frame) < 3 or frame[2] is None:
+                return frame[0]
+        return None
+
+    def where(self) -> str:
+        """``"line 4"``, ``"line 12 of pkg/model.py"``, or ``""`` with no line."""
+        if self.line is None:
+            return ""
+        return f"line {self.line}" if self.file is None else f"line {self.line} of {self.file}"
 
     def headline(self) -> str:
         """One line for a status bar: ``RuntimeError at line 4: ...``."""
-        where = f" at line {self.line}" if self.line is not None else ""
+        where = f" at {self.where()}" if self.line is not None else ""
         first = self.message.splitlines()[0] if self.message else ""
         return f"{self.exc_type}{where}: {first}" if first else f"{self.exc_type}{where}"

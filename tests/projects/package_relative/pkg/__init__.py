@@ -1,0 +1,1 @@
+"""A package with relative imports: pkg.model uses .layers and .utils.init."""

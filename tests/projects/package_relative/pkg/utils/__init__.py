@@ -1,0 +1,3 @@
+from .init import init_weights
+
+__all__ = ["init_weights"]
