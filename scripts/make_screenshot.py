@@ -89,6 +89,7 @@ def project_pictures(window, app, folder: Path) -> None:
     window.bottom_tabs.setCurrentWidget(window.modules_pane)
     _save(window, app, folder / "project-train-main.png")
     window.bottom_tabs.setCurrentIndex(0)
+    window.new_session()  # the next pictures are untitled editor code, not this script
 
 
 def docs_pictures(window, app, folder: Path) -> None:
@@ -129,6 +130,7 @@ def main() -> int:
     from gradexplorer.ui.main_window import MainWindow
 
     window = MainWindow()
+    window.ask_unsaved_changes = lambda: "discard"  # no dialog: the pictures' runs are thrown away
     window.resize(1500, 950)
     window.show()
     if args and args[0] == "--docs":

@@ -2,8 +2,8 @@
 
 Clicking a traceback line (``File "<editor>", line 4``, or a line of the
 project's ``model.py``) asks the window to show that line. Output floods
-are capped: past ``MAX_CHARS`` the console says how much it dropped instead
-of growing without end. A carriage return rewrites the current line, as in
+are capped at ``MAX_CHARS``: the console keeps the first and the last half
+of it, with a notice between them saying how much it dropped. A carriage return rewrites the current line, as in
 a terminal, so a progress bar (``tqdm``) is one updating line, not
 thousands. When the program calls ``input()``, the line edit under the
 output (:class:`ConsolePane`) takes the line the user types.
@@ -47,8 +47,9 @@ class Console(QPlainTextEdit):
         self.filename = "<editor>"
         #: The project folder: a traceback line of a file under it is a project file.
         self.root = ""
-        self._chars = 0
         self._dropped = 0
+        #: Where the kept tail of a flood starts (after the head and the notice); None before a flood.
+        self._tail_start: int | None = None
         #: The last piece ended in "\r": the next one decides whether it was half of a "\r\n".
         self._pending_cr = False
         self._error_format = QTextCharFormat()
@@ -59,23 +60,60 @@ class Console(QPlainTextEdit):
         self.clear()
         self.filename = filename
         self.root = root
-        self._chars = 0
         self._dropped = 0
+        self._tail_start = None
         self._pending_cr = False
 
     def append_output(self, stream: str, text: str) -> None:
-        """Append program output (stderr in red), within the flood cap."""
-        room = MAX_CHARS - self._chars
-        if room <= 0:
-            self._dropped += len(text)
-            return
-        piece = text[:room]
-        self._dropped += len(text) - len(piece)
-        self._chars += len(piece)
-        self._insert_rewriting(piece, self._error_format if stream == "stderr" else self._plain_format)
-        if self._dropped and self._chars >= MAX_CHARS:
-            self._insert(f"\n[output capped at {MAX_CHARS:,} characters; the rest is not shown]\n",
-                         self._error_format)
+        """Append program output (stderr in red); a flood keeps its head and its tail.
+
+        Past ``MAX_CHARS / 2`` characters the console writes a notice and
+        from then on keeps only the last ``MAX_CHARS / 2`` characters after
+        it (whole lines, oldest dropped first): the end of a long run (the
+        final loss, ``done``) stays on screen.
+        """
+        fmt = self._error_format if stream == "stderr" else self._plain_format
+        if self._tail_start is None:
+            room = MAX_CHARS // 2 - self.document().characterCount()
+            if len(text) <= room:
+                self._insert_rewriting(text, fmt)
+                return
+            # The head ends at the last line break that fits; the notice, then the rest as the tail.
+            cut = text.rfind("\n", 0, max(room, 0)) + 1
+            self._insert_rewriting(text[:cut], fmt)
+            if not self.toPlainText().endswith("\n"):
+                self._insert("\n", self._plain_format)
+            self._insert(self._notice(), self._error_format)
+            self._tail_start = self.document().characterCount() - 1
+            text = text[cut:]
+        self._insert_rewriting(text, fmt)
+        excess = self.document().characterCount() - self._tail_start - MAX_CHARS // 2
+        if excess > 0:
+            self._drop_tail_head(excess)
+
+    def _notice(self) -> str:
+        return (f"[output capped at {MAX_CHARS:,} characters: the first and the last "
+                f"{MAX_CHARS // 2:,} are shown; {self._dropped:,} characters in between are not]\n")
+
+    def _drop_tail_head(self, excess: int) -> None:
+        """Remove at least ``excess`` characters, whole lines, from the start of the kept tail."""
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self._tail_start)
+        cursor.setPosition(min(self._tail_start + excess, self.document().characterCount() - 1),
+                           QTextCursor.MoveMode.KeepAnchor)
+        cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+        cursor.movePosition(QTextCursor.MoveOperation.NextCharacter, QTextCursor.MoveMode.KeepAnchor)
+        self._dropped += len(cursor.selectedText())
+        cursor.removeSelectedText()
+        # The notice is the block just before the tail: its count follows.
+        notice = QTextCursor(self.document())
+        notice.setPosition(self._tail_start - 1)
+        notice.movePosition(QTextCursor.MoveOperation.StartOfBlock)
+        notice.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+        old = len(notice.selectedText())
+        text = self._notice().rstrip("\n")
+        notice.insertText(text, self._error_format)
+        self._tail_start += len(text) - old
 
     def append_message(self, text: str, *, error: bool = False) -> None:
         """Append a message from gradexplorer (not counted against the cap)."""
@@ -113,7 +151,6 @@ class Console(QPlainTextEdit):
         cursor = self.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.movePosition(QTextCursor.MoveOperation.StartOfBlock, QTextCursor.MoveMode.KeepAnchor)
-        self._chars -= len(cursor.selectedText())
         cursor.removeSelectedText()
         self.setTextCursor(cursor)
 

@@ -7,6 +7,8 @@ Highlighting uses Pygments' maintained Python lexer line by line (a
 
 from __future__ import annotations
 
+import re
+
 from pygments.lexers import PythonLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token
 from PySide6.QtCore import QRect, QSize, Qt, Signal
@@ -232,3 +234,134 @@ class CodeEditor(QPlainTextEdit):
         super().mouseReleaseEvent(event)
         if event.button() == Qt.MouseButton.LeftButton and not self.textCursor().hasSelection():
             self.line_activated.emit(self.current_line())
+
+    # -- typing Python: indentation by four spaces, comments ----------------------------------
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        # Kept tiny (PySide6 swallows exceptions in overrides): the work is in the methods below.
+        action = None if self.isReadOnly() else _KEY_ACTIONS.get((event.key(), (event.modifiers() & _MODIFIERS).value))
+        if action is None:
+            super().keyPressEvent(event)
+        else:
+            getattr(self, action)()
+
+    def _selected_blocks(self):
+        """The blocks the selection touches (the cursor's block without one)."""
+        cursor = self.textCursor()
+        document = self.document()
+        first = document.findBlock(cursor.selectionStart())
+        last = document.findBlock(cursor.selectionEnd())
+        if cursor.hasSelection() and last.position() == cursor.selectionEnd() and last != first:
+            last = last.previous()  # a selection ending at a line's start does not take that line
+        blocks = [first]
+        while blocks[-1] != last and blocks[-1].isValid():
+            blocks.append(blocks[-1].next())
+        return blocks
+
+    def _edit_blocks(self, change) -> None:
+        """Apply ``change(text) -> text`` to each touched line, as one undo step, keeping them selected."""
+        blocks = self._selected_blocks()
+        cursor = self.textCursor()
+        had_selection = cursor.hasSelection()
+        cursor.beginEditBlock()
+        for block in blocks:
+            new = change(block.text())
+            if new != block.text():
+                edit = QTextCursor(block)
+                edit.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+                edit.insertText(new)
+        cursor.endEditBlock()
+        if had_selection:
+            cursor.setPosition(blocks[0].position())
+            cursor.setPosition(blocks[-1].position() + len(blocks[-1].text()), QTextCursor.MoveMode.KeepAnchor)
+            self.setTextCursor(cursor)
+
+    def indent(self) -> None:
+        """Tab: with a selection, indent its lines by four spaces; else spaces to the next multiple of four."""
+        cursor = self.textCursor()
+        if cursor.hasSelection():
+            self._edit_blocks(lambda text: INDENT + text if text.strip() else text)
+            return
+        column = cursor.positionInBlock()
+        cursor.insertText(" " * (len(INDENT) - column % len(INDENT)))
+
+    def dedent(self) -> None:
+        """Shift+Tab: take up to four leading spaces off each touched line."""
+        def dedented(text: str) -> str:
+            spaces = len(text) - len(text.lstrip(" "))
+            return text[min(spaces, len(INDENT)):]
+
+        column = self.textCursor().positionInBlock()
+        self._edit_blocks(dedented)
+        if not self.textCursor().hasSelection() and column:
+            cursor = self.textCursor()
+            cursor.setPosition(cursor.block().position() + max(column - len(INDENT), 0))
+            self.setTextCursor(cursor)
+
+    def new_line(self) -> None:
+        """Enter: a new line indented like this one, one level more after ``:``, one less after ``return``."""
+        cursor = self.textCursor()
+        before = cursor.block().text()[:cursor.positionInBlock()]
+        indent = before[:len(before) - len(before.lstrip(" \t"))]
+        code = _code_part(before).rstrip()
+        if code.endswith(":"):
+            indent += INDENT
+        elif _ENDS_BLOCK.match(code.strip()) and len(indent) >= len(INDENT):
+            indent = indent[:-len(INDENT)]
+        cursor.insertText("\n" + indent)
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+
+    def toggle_comment(self) -> None:
+        """Ctrl+/: comment the touched lines out (``# `` at their smallest indentation), or back in."""
+        blocks = self._selected_blocks()
+        texts = [b.text() for b in blocks if b.text().strip()]
+        if not texts:
+            return
+        if all(t.lstrip().startswith("#") for t in texts):
+            def change(text: str) -> str:
+                stripped = text.lstrip()
+                if not stripped.startswith("#"):
+                    return text
+                lead = text[:len(text) - len(stripped)]
+                body = stripped[2:] if stripped.startswith("# ") else stripped[1:]
+                return lead + body
+        else:
+            column = min(len(t) - len(t.lstrip()) for t in texts)
+
+            def change(text: str) -> str:
+                return text[:column] + "# " + text[column:] if text.strip() else text
+        self._edit_blocks(change)
+
+    def set_word_wrap(self, wrap: bool) -> None:
+        """Wrap long lines at the window's edge (View > Wrap Long Lines), or scroll sideways."""
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if wrap else QPlainTextEdit.LineWrapMode.NoWrap)
+
+
+#: One level of indentation: four spaces, as PEP 8 and the examples (a Tab key never inserts a tab).
+INDENT = "    "
+_ENDS_BLOCK = re.compile(r"^(return|pass|break|continue|raise)\b")
+_MODIFIERS = Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+#: ``(key, modifiers) -> method``: the keys the editor handles itself.
+_SHIFT, _CONTROL = Qt.KeyboardModifier.ShiftModifier.value, Qt.KeyboardModifier.ControlModifier.value
+_KEY_ACTIONS = {
+    (Qt.Key.Key_Tab.value, 0): "indent",
+    (Qt.Key.Key_Backtab.value, _SHIFT): "dedent",
+    (Qt.Key.Key_Backtab.value, 0): "dedent",
+    (Qt.Key.Key_Return.value, 0): "new_line",
+    (Qt.Key.Key_Enter.value, 0): "new_line",
+    (Qt.Key.Key_Slash.value, _CONTROL): "toggle_comment",
+}
+
+
+def _code_part(line: str) -> str:
+    """The line without a trailing ``# comment`` (a ``#`` inside a string is kept, by a simple scan)."""
+    quote = None
+    for i, char in enumerate(line):
+        if quote:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "#":
+            return line[:i]
+    return line

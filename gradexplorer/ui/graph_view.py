@@ -768,11 +768,20 @@ class GraphView(QGraphicsView):
             return list(self.display.edges)
         return [(u, v) for u, v in self.display.edges if u in passing and v in passing]
 
-    def export_scale(self, scale: float) -> float:
-        """``scale`` reduced so that the image stays within :data:`MAX_EXPORT_PIXELS`."""
+    def _export_extent(self) -> tuple[float, float]:
+        """The exported picture's size in scene units: the drawing, and the legend under it."""
         rect = self.drawing_rect()
-        longest = max(rect.width(), rect.height() + legend_size(self.colour_mode).height(), 1.0)
-        return min(scale, self.MAX_EXPORT_PIXELS / longest)
+        legend = legend_size(self.colour_mode)
+        return max(rect.width(), legend.width() + 16), rect.height() + legend.height() + 16
+
+    def export_scale(self, scale: float) -> float:
+        """``scale`` reduced so that the image stays within :data:`MAX_EXPORT_PIXELS` on its longest side.
+
+        The same extent as :meth:`export_size` (legend and margin included),
+        and half a pixel to spare, so that rounding up never passes the limit.
+        """
+        longest = max(*self._export_extent(), 1.0)
+        return min(scale, (self.MAX_EXPORT_PIXELS - 0.5) / longest)
 
     def _paint_export(self, painter: QPainter, scale: float) -> None:
         """The whole graph, without selection marks, and the legend under it."""
@@ -800,10 +809,8 @@ class GraphView(QGraphicsView):
         painter.restore()
 
     def export_size(self, scale: float = 1.0) -> tuple[int, int]:
-        rect = self.drawing_rect()
-        legend = legend_size(self.colour_mode)
-        width = max(rect.width(), legend.width() + 16)
-        return math.ceil(width * scale), math.ceil((rect.height() + legend.height() + 16) * scale)
+        width, height = self._export_extent()
+        return math.ceil(width * scale), math.ceil(height * scale)
 
     def save_png(self, path, scale: float = 2.0) -> bool:
         """The whole graph (not only what is visible) as a PNG, ``scale`` pixels per unit, with its legend."""
@@ -893,5 +900,31 @@ class GraphView(QGraphicsView):
             self.zoom_by(0.8)
         elif event.key() == Qt.Key.Key_F:
             self.fit()
-        else:
+        else:  # the arrows and Escape are Graph > Go To's shortcuts, bound to this view (window_menus)
             super().keyPressEvent(event)
+
+    # -- walking the drawing with the keyboard ---------------------------------------------
+    def step(self, direction: str) -> str | None:
+        """Make a neighbour of the current node current: ``"input"`` (down the graph, the first of its
+        ``next_functions`` drawn), ``"consumer"`` (up), ``"left"``/``"right"`` (the next drawn node in its row).
+
+        Without a current node, the top-left node becomes current. Returns the
+        new current node (None when there is none that way: nothing changes).
+        """
+        if self._layout is None:
+            return None
+        positions = self._layout.positions
+        visible = [n for n in self.visible_node_ids() if n in positions]
+        if self.current is None:
+            target = min(visible, key=lambda n: (positions[n][1], positions[n][0]), default=None)
+        elif direction in ("input", "consumer"):
+            near = (self._succ if direction == "input" else self._pred).get(self.current, [])
+            target = next((n for n in near if n in visible), None)
+        else:
+            y = positions[self.current][1]
+            row = [n for _, n in sorted((positions[n][0], n) for n in visible if abs(positions[n][1] - y) < 1e-6)]
+            index = row.index(self.current) + (1 if direction == "right" else -1)
+            target = row[index] if 0 <= index < len(row) else None
+        if target is not None:
+            self.select_node(target)
+        return target

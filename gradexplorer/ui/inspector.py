@@ -448,7 +448,7 @@ class Inspector(QScrollArea):
         shown = sorted(set(attrs["grads"]) | set(attrs.get("accumulation") or {})
                        | {i for i in attrs.get("on_path", ()) if i < len(passes) and passes[i].raised})
         for index in shown:
-            label = f"pass {index}"
+            label = f"pass {index + 1}"  # people count passes from 1 (the chart and sentences too)
             if index < len(passes):
                 p = passes[index]
                 label += f" ({p.source.where()})" if p.source is not None else ""
@@ -492,7 +492,7 @@ class Inspector(QScrollArea):
                 after = (call.after[0].short(width=30) if call.after and call.after[0] is not None else "None") \
                     if call.changed else "unchanged"
                 how = " (changed in place)" if call.in_place else ""
-                lines.append(f"    pass {call.pass_index}: before {before} → after {after}{how}")
+                lines.append(f"    pass {call.pass_index + 1}: before {before} → after {after}{how}")
         self.hooks.setText("\n".join(lines))
 
     def _label_rows(self, texts: tuple[str, str, str, str], *, box: bool) -> None:
@@ -579,7 +579,8 @@ class Inspector(QScrollArea):
             raised = s.index < len(self._passes) and self._passes[s.index].raised
             what = ", ".join(w for w in (_BEFORE_SHORT[s.before_change], _STEP_SHORT[s.effect],
                                          "pass raised" if raised else "") if w)
-            for column, text in enumerate([str(s.index), _short(s.before), _short(s.delivered), _short(s.after), what]):
+            for column, text in enumerate([str(s.index + 1), _short(s.before), _short(s.delivered), _short(s.after),
+                                           what]):
                 self.leaf_passes.setItem(row, column, QTableWidgetItem(text))
         self.leaf_passes.setVisible(bool(steps))
         self.leaf_passes.resizeRowsToContents()

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths, QTimer, Qt, Signal
+from PySide6.QtCore import QSize, QStandardPaths, QTimer, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -216,7 +216,8 @@ class MainWindow(QMainWindow):
         self.idle_collector = IdleCollector(QApplication.instance(), lambda: self.is_running or self.jobs.busy,
                                             parent=self)
         self.jobs.busy_changed.connect(self._on_jobs_busy_changed)
-        self.resize(1400, 900)
+        self.resize(initial_size(QApplication.primaryScreen().availableGeometry()
+                                 if QApplication.primaryScreen() is not None else None))
         if not self.settings.geometry.isEmpty():
             self.restoreGeometry(self.settings.geometry)
         if not self.settings.window_state.isEmpty():
@@ -404,7 +405,8 @@ class MainWindow(QMainWindow):
             prepared = CaptureResult(cap, layout, 0.0, display)
         self._show_result(prepared)
         if session.view.selected_node and session.view.selected_node in cap.graph:
-            self.graph_view.select_node(session.view.selected_node)
+            # Through show_nodes: a node inside a folded module box opens the boxes that hide it.
+            self.show_nodes([session.view.selected_node])
         if session.view.zoom:
             self.graph_view.zoom_by(session.view.zoom / max(self.graph_view.zoom_level(), 1e-6))
 
@@ -1103,6 +1105,33 @@ class MainWindow(QMainWindow):
     def _on_colour_combo_activated(self, _index: int) -> None:
         self.graph_view.set_colour_mode(self.colour_combo.currentData())
 
+    def set_colour_mode(self, key: str) -> None:
+        """Colour the nodes by ``"kind"`` or ``"grad_norm"`` (Graph > Colour, or the toolbar's combo)."""
+        self.colour_combo.setCurrentIndex(max(self.colour_combo.findData(key), 0))
+        self.graph_view.set_colour_mode(self.colour_combo.currentData())
+
+    def focus_find(self) -> None:
+        """Ctrl+F: the Find box, its text selected to type over."""
+        self.search_box.setFocus()
+        self.search_box.selectAll()
+
+    def about_text(self) -> str:
+        """What Help > About says: the versions this window runs with."""
+        import platform
+
+        import networkx
+        import PySide6
+        import torch
+
+        from .._version import __version__
+
+        return (f"gradexplorer {__version__}\nShows what PyTorch autograd really does with your code.\n\n"
+                f"PyTorch {torch.__version__}\nPython {platform.python_version()}\n"
+                f"Qt {PySide6.QtCore.qVersion()} (PySide6 {PySide6.__version__})\nnetworkx {networkx.__version__}")
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, "About gradexplorer", self.about_text())
+
     def jump_to_first_nonfinite(self, where: str) -> str | None:
         """Select the first node with NaN/Inf in ``"forward"`` or ``"backward"``, and its source line."""
         if self.result is None:
@@ -1165,6 +1194,18 @@ class MainWindow(QMainWindow):
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
+
+
+def initial_size(available) -> QSize:
+    """The window's size at its first start: 90% of the screen's free area (1400x900 without a screen).
+
+    On a 1366x768 laptop screen the old fixed 1400x900 put the status bar and
+    the inspector's Copy button off-screen. Later starts restore the size
+    the user left (``Settings.geometry``).
+    """
+    if available is None or available.width() <= 0 or available.height() <= 0:
+        return QSize(1400, 900)
+    return QSize(int(available.width() * 0.9), int(available.height() * 0.9))
 
 
 def _prepare_session(session: Session | None) -> tuple[Session | None, CaptureResult | None]:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-__all__ = ["ExplanationModel", "TensorsPane"]
+__all__ = ["SEVERITY_COLOURS", "ExplanationModel", "TensorsPane"]
 
 #: Colours of the reason code by :attr:`Explanation.severity` (core.analysis.explain.REASONS):
-#: red where a gradient may be missing, grey where none is needed.
-_SEVERITY_COLOURS = {"problem": Qt.GlobalColor.darkRed, "note": Qt.GlobalColor.darkGray}
+#: red where a gradient may be missing, grey where none is needed. Brushes of QColors: a
+#: ``Qt.GlobalColor`` returned from ``data()`` reaches the delegate as an int and is painted black.
+SEVERITY_COLOURS = {"problem": QBrush(QColor("#c62828")), "note": QBrush(QColor("#7d8590"))}
 
 #: Up to this many rows are sized to their wrapped text; longer tables keep one line a row (the tooltip has it all).
 _ROWS_SIZED_TO_TEXT = 200
@@ -54,7 +56,7 @@ class ExplanationModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return exp.sentence
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
-            return _SEVERITY_COLOURS.get(exp.severity)
+            return SEVERITY_COLOURS.get(exp.severity)
         return None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QWidget
 
@@ -61,7 +62,16 @@ ACTIONS = (
                "Open the selected module box one level (or double-click it)", lambda w: w.expand_selected()),
     ActionSpec("clear_filter_action", "Clear Filter", (),
                "Show every node again (the filter dims or hides the rest)", lambda w: w.apply_filter("all")),
+    ActionSpec("find_action", "Find…", (QKeySequence.StandardKey.Find,),
+               "Find nodes by name, op, module or shape (Ctrl+F)", lambda w: w.focus_find()),
+    ActionSpec("about_action", "About gradexplorer", (), "Versions of gradexplorer, PyTorch, Python and Qt",
+               lambda w: w.show_about()),
 )
+
+#: Graph > Go To: keys that act in the drawing only (arrows stay the editor's when it has the focus).
+#: Roots are drawn at the top, so Down goes to a node's inputs.
+GRAPH_STEPS = (("input", "Go to Input", "Down"), ("consumer", "Go to Consumer", "Up"),
+               ("left", "Previous in Row", "Left"), ("right", "Next in Row", "Right"))
 
 #: File > Export entries: the kind :meth:`MainWindow.export` takes, and the menu text.
 EXPORTS = (("script", "Script (.py)…"), ("dot", "Graph as DOT…"), ("graphml", "Graph as GraphML…"),
@@ -128,6 +138,42 @@ def setup_menus(window) -> None:
     window.memory_limit_action = run_menu.addAction("Isolated Engine Memory Limit…")
     window.memory_limit_action.setStatusTip("How much memory code run in an isolated process may allocate")
     window.memory_limit_action.triggered.connect(window.set_memory_limit_with_dialog)
+    graph_menu = menu.addMenu("&Graph")
+    graph_menu.addAction(window.find_action)
+    filters = graph_menu.addMenu("&Filter")
+    window.filter_actions = {}
+    for key, text in FILTERS.items():
+        action = filters.addAction(text)
+        action.triggered.connect(lambda _checked=False, k=key: window.apply_filter(k))
+        window.filter_actions[key] = action
+    graph_menu.addAction(window.clear_filter_action)
+    colours = graph_menu.addMenu("&Colour")
+    window.colour_actions = {}
+    for key, text in (("kind", "By Node Kind"), ("grad_norm", "By Gradient Norm (log)")):
+        action = colours.addAction(text)
+        action.triggered.connect(lambda _checked=False, k=key: window.set_colour_mode(k))
+        window.colour_actions[key] = action
+    graph_menu.addSeparator()
+    for action in (window.nan_forward_action, window.nan_backward_action):
+        graph_menu.addAction(action)
+    graph_menu.addSeparator()
+    for action in (window.collapse_action, window.expand_action):
+        graph_menu.addAction(action)
+    graph_menu.addSeparator()
+    go_to = graph_menu.addMenu("&Go To")
+    window.step_actions = {}
+    for direction, text, key in GRAPH_STEPS:
+        action = go_to.addAction(text)
+        action.setShortcut(QKeySequence(key))
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        window.graph_view.addAction(action)  # the shortcut works where the drawing has the focus
+        action.triggered.connect(lambda _checked=False, d=direction: window.graph_view.step(d))
+        window.step_actions[direction] = action
+    window.clear_selection_action = go_to.addAction("Clear Selection")
+    window.clear_selection_action.setShortcut(QKeySequence("Esc"))
+    window.clear_selection_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    window.graph_view.addAction(window.clear_selection_action)
+    window.clear_selection_action.triggered.connect(lambda _checked=False: window.graph_view.select_node(None))
     view_menu = menu.addMenu("&View")
     for action in (window.zoom_in_action, window.zoom_out_action, window.fit_action):
         view_menu.addAction(action)
@@ -141,6 +187,13 @@ def setup_menus(window) -> None:
                                     "A small picture of the whole graph when it is bigger than the view")
     for action in (window.values_action, window.legend_action, window.minimap_action):
         view_menu.addAction(action)
+    view_menu.addSeparator()
+    window.wrap_action = _toggle(window, "Wrap Long Lines", False, window.editor.set_word_wrap,
+                                 "Wrap the editor's long lines at its edge instead of scrolling sideways")
+    view_menu.addAction(window.wrap_action)
+
+    help_menu = menu.addMenu("&Help")
+    help_menu.addAction(window.about_action)
 
     toolbar = window.addToolBar("Run")
     toolbar.setObjectName("run_toolbar")

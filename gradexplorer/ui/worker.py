@@ -96,7 +96,7 @@ class CaptureResult:
 
 def flow_of(cap: Capture) -> tuple[tuple[ParameterFlow, ...], tuple[FlowWarning, ...]]:
     """The gradient flow of a capture and its vanishing/exploding warnings, in any thread."""
-    flows = gradient_flow(cap.graph, len(cap.passes))
+    flows = gradient_flow(cap.graph, len(cap.passes), cap.modules)
     return flows, tuple(flow_warnings(flows))
 
 

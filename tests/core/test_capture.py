@@ -1,5 +1,6 @@
 """Capture engine behaviour beyond the seed lessons."""
 
+import textwrap
 import sys
 import threading
 
@@ -262,7 +263,8 @@ def test_output_flood_is_capped(run):
             print("x" * 100)
     """, max_output_chars=5000)
     assert len(cap.stdout) < 6000
-    assert "more characters of stdout were not kept" in cap.stdout
+    assert "characters of stdout were not kept here" in cap.stdout
+    assert cap.stdout.endswith("x" * 100 + "\n")  # the tail is kept too
 
 
 def test_capture_is_deterministic(example):
@@ -326,3 +328,21 @@ def test_stop_request_is_recorded_as_stopped(run):
     assert not thread.is_alive()
     assert result["cap"].error.kind == "stopped"
     assert result["cap"].error.line in (4, 5)  # the loop header or its body
+
+
+def test_a_parameters_source_is_where_it_was_made_not_the_optimizer_step():
+    """nn.Parameter(...) in user code, and the deep copies nn.TransformerEncoder makes of its layer (issue 27)."""
+    cap = capture(textwrap.dedent("""
+        w = nn.Parameter(torch.zeros(3))
+        layer = nn.TransformerEncoderLayer(4, 2, 8, batch_first=True)
+        enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        opt = torch.optim.SGD([w, *enc.parameters()], lr=0.1)
+        loss = (w * 2).sum() + enc(torch.randn(1, 3, 4)).sum()
+        loss.backward()
+        opt.step()
+    """))
+    source = lambda name: cap.graph.nodes[cap.node_named(name)]["source"]  # noqa: E731
+    assert source("w").text == "w = nn.Parameter(torch.zeros(3))"
+    assert source("enc.layers.1.linear1.weight").text.startswith("enc = nn.TransformerEncoder(layer, 2")
+    assert cap.tensor("layer.linear1.weight").origin.source.text.startswith("layer = nn.TransformerEncoderLayer(")
+    assert torch.nn.Parameter.__dict__["__new__"].__func__.__module__ == "torch.nn.parameter"  # given back

@@ -56,10 +56,9 @@ def test_cli_prints_the_per_pass_table_raised_pass_and_verification(tmp_path, ca
     script.write_text(EDITED_LOOP)
     assert main(["capture", str(script)]) == 1
     out = capsys.readouterr().out
-    assert "#2 backward at line 8 from - -> raised at line 8: RuntimeError" in out or \
-        "-> raised at line 8: RuntimeError" in out
+    assert "#3 backward at line 8 from n4 -> raised at line 8: RuntimeError" in out
     table = out[out.index("Leaf gradients per pass:"):out.index("Verification:")]
-    assert "w     0     [1, 1]            [6, 8]     [7, 9]          .grad already set; added to .grad" in table
+    assert "w     1     [1, 1]            [6, 8]     [7, 9]          .grad already set; added to .grad" in table
     assert "edited before; added to .grad" in table
     assert "0 wrong" in out
     assert "[grad_edited]" in out and "The backward pass at line 8 raised before reaching it" in out

@@ -91,7 +91,7 @@ PROGRAMS: list[Program] = [
         (w * 2).backward()
         w.grad = None
         (w * 3).backward()
-    """, {"w": "grad_reset"}, {"w": ("holds only pass(es) 1",)}),
+    """, {"w": "grad_reset"}, {"w": ("holds only pass(es) 2",)}),
     _p("zero_grad_set_to_none_false", """
         torch.manual_seed(0)
         lin = nn.Linear(3, 2)
@@ -490,7 +490,7 @@ PROGRAMS: list[Program] = [
         h = a * 3
         (h * 2).backward()
         (b * 4).backward()
-    """, {"h": "intermediate"}, {"h": ("pass 0, the last one that reached it",)}, {"h": ("in the last pass",)}),
+    """, {"h": "intermediate"}, {"h": ("pass 1, the last one that reached it",)}, {"h": ("in the last pass",)}),
     _p("batchnorm_running_stats", """
         torch.manual_seed(10)
         bn = nn.BatchNorm1d(3)
@@ -598,7 +598,7 @@ PROGRAMS: list[Program] = [
             for micro in range(2):
                 lin(x[micro:micro + 3]).pow(2).sum().backward()
             opt.step()
-    """, {"lin.weight": "grad_reset", "lin.bias": "grad_reset"}, {"lin.weight": ("holds only pass(es) 4, 5",)}),
+    """, {"lin.weight": "grad_reset", "lin.bias": "grad_reset"}, {"lin.weight": ("holds only pass(es) 5, 6",)}),
     _p("adam_foreach_maximize_weight_decay", """
         torch.manual_seed(0)
         lin = nn.Linear(3, 3)
@@ -624,7 +624,7 @@ PROGRAMS: list[Program] = [
         (w * 3).sum().backward()
         w.grad.data.mul_(0.5)
         (w * w).sum().backward()
-    """, {"w": "grad_edited"}, {"w": ("before pass 1 it was [1.5, 1.5]",)}),
+    """, {"w": "grad_edited"}, {"w": ("before pass 2 it was [1.5, 1.5]",)}),
     _p("weight_norm_parametrization", """
         torch.manual_seed(0)
         lin = torch.nn.utils.parametrizations.weight_norm(nn.Linear(3, 2))
@@ -670,7 +670,7 @@ PROGRAMS: list[Program] = [
         saved = w.grad
         w.grad = w.grad.clone() * 10
         (w * 4).sum().backward()
-    """, {"w": "grad_edited"}, {"w": ("before pass 1 it was [20, 20]",)}),
+    """, {"w": "grad_edited"}, {"w": ("before pass 2 it was [20, 20]",)}),
     _p("grad_edited_then_zeroed_holds_only_the_later_pass", """
         w = torch.tensor([1.0, 2.0], requires_grad=True)
         (w * 2).sum().backward()
@@ -678,7 +678,7 @@ PROGRAMS: list[Program] = [
         (w * 3).sum().backward()
         w.grad.zero_()
         (w * 5).sum().backward()
-    """, {"w": "grad_reset"}, {"w": ("holds only pass(es) 2",)}, {"w": ("not a plain sum",)}),
+    """, {"w": "grad_reset"}, {"w": ("holds only pass(es) 3",)}, {"w": ("not a plain sum",)}),
     _p("grad_edited_after_a_reset_is_the_one_told", """
         w = torch.tensor([1.0, 2.0], requires_grad=True)
         (w * 2).sum().backward()
@@ -688,7 +688,7 @@ PROGRAMS: list[Program] = [
         (w * 5).sum().backward()
         w.grad.mul_(2)
         (w * 7).sum().backward()
-    """, {"w": "grad_edited"}, {"w": ("before pass 3 it was [10, 10]",)}, {"w": ("before pass 1",)}),
+    """, {"w": "grad_edited"}, {"w": ("before pass 4 it was [10, 10]",)}, {"w": ("before pass 2",)}),
     _p("sparse_embedding_accumulates", """
         torch.manual_seed(0)
         emb = nn.Embedding(6, 3, sparse=True)
@@ -721,7 +721,7 @@ PROGRAMS: list[Program] = [
         lin(x).pow(2).sum().backward()
         torch.nn.utils.clip_grad_value_(lin.parameters(), 0.5)
         lin(x).sum().backward()
-    """, {"lin.weight": "grad_edited", "lin.bias": "grad_edited"}, {"lin.bias": ("before pass 1 it was [-0.5, 0.5]",)}),
+    """, {"lin.weight": "grad_edited", "lin.bias": "grad_edited"}, {"lin.bias": ("before pass 2 it was [-0.5, 0.5]",)}),
     _p("mixed_dtype_leaves_two_passes", """
         w = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
         v = torch.tensor([0.5, 0.25], dtype=torch.float32, requires_grad=True)
@@ -799,7 +799,7 @@ PROGRAMS: list[Program] = [
                 y.sum().backward()
             except ValueError:
                 pass
-    """, {"w": "grad_accumulated"}, {"w": ("passes 0, 2", "raised before reaching it")}),
+    """, {"w": "grad_accumulated"}, {"w": ("passes 1, 3", "raised before reaching it")}),
     _p("inplace_on_a_saved_tensor_raises_in_backward", """
         a = torch.tensor([1.0, 2.0], requires_grad=True)
         b = a.sigmoid()
@@ -847,7 +847,7 @@ PROGRAMS: list[Program] = [
         w.register_hook(lambda g: g.clamp(-1, 1))
         for k in (3.0, 0.5):
             (w * k).sum().backward()
-    """, {"w": "hook_modified"}, {"w": ("in pass 0", "Over all passes: w's .grad", "sum over 2 backward passes")}),
+    """, {"w": "hook_modified"}, {"w": ("in pass 1", "Over all passes: w's .grad", "sum over 2 backward passes")}),
     _p("two_roots_with_grad_tensors", """
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         l1 = (x * 2).sum()

@@ -1,6 +1,7 @@
 """The inspector shows per-pass leaf accounting and raised passes as a user reads them (issue 9)."""
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 
 from ..programs import EDITED_LOOP as LOOP
 from .conftest import run_and_wait
@@ -15,13 +16,13 @@ def test_leaf_shows_each_pass_delta_and_the_pass_that_raised(qtbot, window):
     click_node(qtbot, window, "w")
     inspector = window.inspector
     rows = inspector.leaf_pass_rows()
-    assert rows[0][:4] == ["0", "[1, 1]", "[6, 8]", "[7, 9]"]
+    assert rows[0][:4] == ["1", "[1, 1]", "[6, 8]", "[7, 9]"]  # passes are counted from 1
     assert rows[0][4] == "had a value, added"
-    assert rows[1][:3] == ["1", "[0.6139, 0.7894]", "[2, 2]"]
+    assert rows[1][:3] == ["2", "[0.6139, 0.7894]", "[2, 2]"]
     assert rows[1][4] == "edited before, added"
     # The picker lists the raised pass, marked; choosing it says where it raised.
     labels = [inspector.pass_picker.itemText(i) for i in range(inspector.pass_picker.count())]
-    assert labels == ["pass 0 (line 3)", "pass 1 (line 5)", "pass 2 (line 8) — raised"]
+    assert labels == ["pass 1 (line 3)", "pass 2 (line 5)", "pass 3 (line 8) — raised"]
     assert inspector.pass_picker.currentIndex() == 1  # the last pass that brought w a gradient
     inspector.pass_picker.setCurrentIndex(2)
     assert inspector.pass_status.isVisible()
@@ -35,13 +36,52 @@ def test_leaf_shows_each_pass_delta_and_the_pass_that_raised(qtbot, window):
     assert inspector.created.text().startswith("a leaf (requires_grad set on the tensor")
 
 
-def test_tensors_pane_greys_out_tensors_that_need_no_gradient(qtbot, window):
-    window.editor.setPlainText("bn = nn.BatchNorm1d(2)\nx = torch.randn(4, 2)\nbn(x).sum().backward()\n")
+def painted_text_colour(qtbot, view, index) -> QColor:
+    """The colour the view painted a cell's text in: its ink, the pixel farthest from the cell's background."""
+    from PySide6.QtWidgets import QAbstractItemView
+
+    def shown() -> bool:  # rows sized to their text are laid out late: scroll until the cell is on screen
+        view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        return not view.visualRect(index).intersected(view.viewport().rect()).isEmpty()
+
+    qtbot.waitUntil(shown, timeout=3000)
+    rect = view.visualRect(index).intersected(view.viewport().rect())
+    image = view.viewport().grab().toImage()
+    background = image.pixelColor(rect.left() + 1, rect.top() + 1)
+    ink, farthest = None, 0
+    for x in range(rect.left() + 2, rect.right() - 1):
+        for y in range(rect.top() + 2, rect.bottom() - 1):
+            colour = image.pixelColor(x, y)
+            distance = sum(abs(a - b) for a, b in zip(colour.getRgb()[:3], background.getRgb()[:3]))
+            if distance > farthest:
+                ink, farthest = colour, distance
+    assert ink is not None and farthest > 120, "nothing painted in the cell"
+    return ink
+
+
+def _is_red(colour: QColor) -> bool:
+    hue = colour.hsvHue()
+    return (hue < 15 or hue > 345) and colour.hsvSaturation() > 120
+
+
+def _is_grey(colour: QColor) -> bool:
+    return colour.hsvSaturation() < 60 and 70 < colour.value() < 190
+
+
+def test_tensors_pane_paints_problems_red_and_harmless_rows_grey(qtbot, window):
+    """What is painted, not what data() returns: a Qt.GlobalColor there used to be painted black."""
+    window.editor.setPlainText("bn = nn.BatchNorm1d(2)\nx = torch.randn(4, 2)\nfrozen = torch.ones(2, requires_grad=True)\n"
+                               "unused = torch.ones(2, requires_grad=True)\n(bn(x).sum() + frozen.sum()).backward()\n")
     run_and_wait(qtbot, window)
+    window.bottom_tabs.setCurrentWidget(window.tensors_pane)
     pane = window.tensors_pane
+    qtbot.waitExposed(pane)
     model = pane.model()
-    rows = {pane.cell_text(r, 0): (pane.cell_text(r, 1), model.data(model.index(r, 1), Qt.ItemDataRole.ForegroundRole))
-            for r in range(pane.rowCount())}
-    assert rows["bn.running_mean"] == ("buffer", Qt.GlobalColor.darkGray)
-    assert rows["x"] == ("no_requires_grad", Qt.GlobalColor.darkGray)
-    assert rows["bn.weight"][0] == "leaf_grad"
+    row = {pane.cell_text(r, 0): r for r in range(pane.rowCount())}
+    assert pane.cell_text(row["unused"], 1) == "leaf_unreachable"
+    assert _is_red(painted_text_colour(qtbot, pane, model.index(row["unused"], 1)))
+    assert pane.cell_text(row["bn.running_mean"], 1) == "buffer"
+    assert _is_grey(painted_text_colour(qtbot, pane, model.index(row["bn.running_mean"], 1)))
+    assert _is_grey(painted_text_colour(qtbot, pane, model.index(row["x"], 1)))
+    plain = painted_text_colour(qtbot, pane, model.index(row["bn.weight"], 1))  # fine: the palette's own text colour
+    assert not _is_red(plain) and not _is_grey(plain)

@@ -195,12 +195,19 @@ def test_output_goes_to_the_console(qtbot, window):
     assert "hello from the run" in text and "oops" in text
 
 
-def test_output_flood_is_capped_with_a_notice(qtbot, window):
-    window.editor.setPlainText("for i in range(50000):\n    print('x' * 20)\n")
+def test_output_flood_keeps_its_head_and_tail_with_a_notice(qtbot, window):
+    window.editor.setPlainText("for i in range(50000):\n    print(f'line {i:05d} ' + 'x' * 20)\nprint('done 50000')\n")
     run_and_wait(qtbot, window)
     text = window.console.toPlainText()
+    lines = text.splitlines()
     assert "output capped" in text
-    assert len(text) < 260_000
+    assert len(text) < 210_000
+    assert lines[0].startswith("line 00000 ") and "done 50000" in lines  # the first line and the last
+    assert lines[lines.index("done 50000") - 1].startswith("line 49999 ")
+    notice = next(line for line in lines if "output capped" in line)
+    dropped = int(notice.split("; ")[1].split(" characters")[0].replace(",", ""))
+    assert dropped + len(text) - len(notice) - 1 == 50000 * len("line 00000 " + "x" * 20 + "\n") + len("done 50000\n")
+    assert window.result.capture.stdout.rstrip().endswith("done 50000")  # the capture keeps the tail too
 
 
 def test_modules_pane_shows_the_plain_attribute_warning(qtbot, window):

@@ -176,7 +176,8 @@ def _error_head(p) -> str:
 
 
 def _list(indexes) -> str:
-    return ", ".join(map(str, indexes))
+    """Pass numbers as people count them: the first pass is pass 1 (0-based indexes in the data)."""
+    return ", ".join(str(i + 1) for i in indexes)
 
 
 def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
@@ -285,7 +286,7 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
     edited_after = next((s.index for s in recent if s.before_change == "edited"), None)
     if edited_after is not None:
         return ("grad_edited",
-                f"{name}'s .grad was changed by your code between passes (before pass {edited_after} it was "
+                f"{name}'s .grad was changed by your code between passes (before pass {edited_after + 1} it was "
                 f"{_value(next(s.before for s in recent if s.index == edited_after))}, not what the previous pass left: "
                 f"clipped, scaled or assigned), so it is not a plain sum of gradients: {value} at the end." + tail, line)
     last = steps[-1]
@@ -580,7 +581,7 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
         # For a leaf, what ended in .grad over all passes too: the hook's first change is not the whole story.
         then = f" Over all passes: {_leaf_reason(capture, info, attrs)[1]}" if info.is_leaf else ""
         return ("hook_modified",
-                f"The hook {hook.qualname}{where} {how} the gradient flowing to {name} in pass {call.pass_index}: "
+                f"The hook {hook.qualname}{where} {how} the gradient flowing to {name} in pass {call.pass_index + 1}: "
                 f"{_value(call.before[0] if call.before else None)} before, "
                 f"{_value(call.after[0] if call.after else None)} after.{then}",
                 hook.source if hook.source is not None else _line(origin))
@@ -608,7 +609,7 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
     if grad is not None:
         p = capture.passes[last_index] if last_index < len(capture.passes) else None
         which = "the last pass" if last_index == len(capture.passes) - 1 else \
-            f"pass {last_index}, the last one that reached it"
+            f"pass {last_index + 1}, the last one that reached it"
         where = f" ({_pass_name(p)})" if p is not None else ""
         seen = f" Its gradient in {which}{where} was {_value(grad)} (on its node)."
     elif capture.passes:

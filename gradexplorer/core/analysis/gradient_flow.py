@@ -7,8 +7,16 @@ the L2 norm, the mean and the largest absolute value of the gradient that
 reached its ``AccumulateGrad`` node in that pass, the same tensor that
 ``param.grad`` holds after that pass when ``zero_grad()`` ran before it.
 
-Parameters come in model order (``layers.2`` before ``layers.10``), so a
-chart of them reads from the input side to the output side of the model.
+Parameters come in **execution order**: by the first op of the forward pass
+that used them (the creation order of the node that consumed the parameter),
+ties (a layer's weight and bias) in the order the module registered them
+(``named_parameters()``). So a chart reads from the input side to the output
+side of the model as it ran, whatever the modules are called (an input
+embedding ``model.tok`` first, ``model.2`` before ``model.10``). Parameters
+that got no gradient are kept in their place with a status: ``"frozen"``
+(``requires_grad`` is off: they are not in the autograd graph, their place
+is where their module first ran) or ``"unreached"`` (they require grad, but
+no pass brought them one: an unused head, a cut graph).
 
 :func:`flow_warnings` names the outliers by a rule a user can check by hand:
 in a pass, a parameter whose gradient norm is below :data:`VANISHING_RATIO`
@@ -50,12 +58,18 @@ class PassGradient:
 
 @dataclass(frozen=True)
 class ParameterFlow:
-    """One parameter and its gradient in every pass (None where no gradient reached it)."""
+    """One parameter and its gradient in every pass (None where no gradient reached it).
 
-    node_id: str
+    ``node_id`` is None for a frozen parameter (no ``AccumulateGrad`` node);
+    ``status`` is ``"ok"`` (a gradient in some pass), ``"frozen"`` or
+    ``"unreached"`` (see the module docstring).
+    """
+
+    node_id: str | None
     name: str
     module: str
     passes: tuple[PassGradient | None, ...]
+    status: str = "ok"
 
 
 @dataclass(frozen=True)
@@ -129,16 +143,71 @@ def parameter_gradients(graph: nx.DiGraph, pass_count: int) -> list[TensorRecord
             if (record := _pass_record(attrs, index)) is not None]
 
 
-def gradient_flow(graph: nx.DiGraph, pass_count: int) -> tuple[ParameterFlow, ...]:
-    """Every parameter's gradient per pass, in model order."""
-    flows = []
+def gradient_flow(graph: nx.DiGraph, pass_count: int, modules=()) -> tuple[ParameterFlow, ...]:
+    """Every parameter's gradient per pass, in execution order (see the module docstring).
+
+    ``modules`` (the capture's module audits) add the parameters that are
+    not in the graph (frozen, or never used) and give ties their
+    registration order.
+    """
+    registered = {}  # parameter path -> (registration order, requires_grad)
+    for audit in modules:
+        for sub in audit.walk():
+            for entry in sub.entries:
+                if entry.kind == "parameter" and entry.path not in registered:
+                    registered[entry.path] = (len(registered), entry.requires_grad, sub.path)
+    first_use = _first_use(graph)
+    module_start = _module_starts(graph)
+    flows, keys, seen = [], [], set()
     for node_id, attrs in _parameters(graph):
         module = attrs["module"]
         per_pass = tuple(_measure(_pass_record(attrs, index)) for index in range(pass_count))
         name = attrs["names"][0] if attrs.get("names") else f"{module} ({node_id})"
-        flows.append(ParameterFlow(node_id, name, module, per_pass))
-    flows.sort(key=lambda f: (_natural(f.module), _natural(f.name)))
-    return tuple(flows)
+        seen.update(attrs.get("names") or ())
+        status = "ok" if any(g is not None for g in per_pass) else "unreached"
+        flows.append(ParameterFlow(node_id, name, module, per_pass, status))
+        order = registered.get(name, (math.inf,))[0]
+        keys.append((first_use.get(node_id, math.inf), order, _natural(module), _natural(name)))
+    for name, (order, requires_grad, module) in registered.items():
+        if name in seen:
+            continue
+        flows.append(ParameterFlow(None, name, module, (None,) * pass_count,
+                                   "unreached" if requires_grad else "frozen"))
+        keys.append((module_start.get(module, math.inf), order, _natural(module), _natural(name)))
+    return tuple(flow for _, flow in sorted(zip(keys, flows), key=lambda pair: pair[0]))
+
+
+def _first_use(graph: nx.DiGraph) -> dict[str, float]:
+    """Each parameter's first use: the smallest creation order (``seq``) of the ops that consumed it.
+
+    A node made inside an op (``linear``'s ``TBackward0``) has no ``seq``: it
+    counts as made when its first consumer was, so consumers are visited
+    before what they consume (edges run from consumer to input).
+    """
+    leaves = [node_id for node_id, _ in _parameters(graph)]
+    if not leaves:
+        return {}
+    made: dict[str, float] = {}
+    nodes, pred = graph.nodes, graph.pred
+    for node in nx.topological_sort(graph):
+        seq = nodes[node].get("seq")
+        made[node] = seq if seq is not None else min((made[u] for u in pred[node]), default=math.inf)
+    return {leaf: min((made[u] for u in pred[leaf]), default=math.inf) for leaf in leaves}
+
+
+def _module_starts(graph: nx.DiGraph) -> dict[str, float]:
+    """The first op each module path (and every module above it) made, by creation order."""
+    starts: dict[str, float] = {}
+    for _, attrs in graph.nodes(data=True):
+        module, seq = attrs.get("module"), attrs.get("seq")
+        if module is None or seq is None or attrs.get("kind") == "leaf":
+            continue
+        parts = module.split(".")
+        for end in range(1, len(parts) + 1):
+            path = ".".join(parts[:end])
+            if seq < starts.get(path, math.inf):
+                starts[path] = seq
+    return starts
 
 
 def flow_warnings(flows: tuple[ParameterFlow, ...]) -> list[FlowWarning]:

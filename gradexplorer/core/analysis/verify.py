@@ -116,7 +116,7 @@ def _verify_leaf(node_id: str, attrs: dict) -> list[Verification]:
             parts = [accumulation[i].delivered for i in contributing]
             if steps[0].before_change == "preexisting" and contributing[0] == steps[0].index:
                 parts.insert(0, steps[0].before)
-            which = ", ".join(map(str, contributing))
+            which = ", ".join(str(i + 1) for i in contributing)  # counted from 1, as everywhere
             result.append(_outcome(node_id, None, "leaf_total", _tensor(attrs.get("grad")), sum_values(parts),
                                    f".grad = sum of passes {which}", f".grad against the sum of passes {which}"))
     return result

@@ -433,6 +433,25 @@ def _module_left(module, args, output):
                 break
 
 
+_original_parameter_new = torch.nn.Parameter.__dict__["__new__"]
+
+
+def _recording_parameter_new(cls, *args, **kwargs):
+    """``nn.Parameter.__new__`` that notes where the parameter was made.
+
+    ``Tensor._make_subclass`` does not go through ``__torch_function__``:
+    without this a parameter's first recorded op is often ``opt.step()``'s
+    in-place update, and its source line was that. A module's deep copies
+    (``nn.TransformerEncoder`` clones its layer) make their parameters here
+    too: their line is where the module was built.
+    """
+    param = _original_parameter_new.__func__(cls, *args, **kwargs)
+    recorder = _apply_recorders.get(threading.get_ident())
+    if recorder is not None and not recorder.closed:
+        recorder._note_made(param, "Parameter")
+    return param
+
+
 _global_handles: list[Any] = []
 _original_thread_start = threading.Thread.start
 _custom_node_type = torch.autograd.function.BackwardCFunction
@@ -551,6 +570,7 @@ class Recorder(TorchFunctionMode):
         _global_handles.append(torch.nn.modules.module.register_module_forward_pre_hook(_module_entered))
         _global_handles.append(torch.nn.modules.module.register_module_forward_hook(_module_left))
         threading.Thread.start = _following_thread_start
+        torch.nn.Parameter.__new__ = staticmethod(_recording_parameter_new)
         _custom_node_type.register_hook = _register_custom_node_hook("node_post")
         _custom_node_type.register_prehook = _register_custom_node_hook("node_pre")
 
@@ -560,6 +580,7 @@ class Recorder(TorchFunctionMode):
         while _global_handles:
             _global_handles.pop().remove()
         threading.Thread.start = _original_thread_start
+        torch.nn.Parameter.__new__ = _original_parameter_new
         for name, original in _original_node_register.items():
             if original is None:
                 with contextlib.suppress(AttributeError):
@@ -754,6 +775,13 @@ class Recorder(TorchFunctionMode):
             nr = out.output_nr
             if nr not in record.outputs:
                 record.outputs[nr] = self.snapshots.take(out)
+
+    def _note_made(self, tensor: torch.Tensor, op: str) -> None:
+        """Note where a tensor the mode cannot see being made was made (an ``nn.Parameter``)."""
+        stack = self.module_stack
+        self._origins[id(tensor)] = (weakref.ref(tensor), TensorOrigin(
+            next(self._seq), op, self.user_line(), torch.is_grad_enabled(), torch.is_inference_mode_enabled(),
+            stack[-1] if stack else None), None)
 
     # -- backward passes ----------------------------------------------------------------
     _signatures: dict[Any, inspect.Signature] = {}

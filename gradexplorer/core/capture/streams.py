@@ -20,6 +20,7 @@ where there is nothing to read from it raises an ``EOFError`` that says why
 from __future__ import annotations
 
 import builtins
+import collections
 import contextlib
 import io
 import sys
@@ -34,7 +35,12 @@ DEFAULT_MAX_OUTPUT_CHARS = 1_000_000
 
 
 class OutputCollector:
-    """Accumulates one run's stdout or stderr text, capped.
+    """Accumulates one run's stdout or stderr text, capped, keeping its head and its tail.
+
+    A flood (a million prints) keeps its first ``max_chars / 2`` characters
+    and its last ``max_chars / 2`` (whole lines), with a notice between them
+    saying how much was left out: the last lines (``done``, the final loss, a
+    traceback the program printed) are usually what a user looks for.
 
     Parameters
     ----------
@@ -43,8 +49,8 @@ class OutputCollector:
     max_chars : int
         Text beyond this is counted but not kept.
     on_text : callable, optional
-        ``on_text(name, text)`` for each accepted write, so a GUI can stream
-        output live. Called in the writing thread.
+        ``on_text(name, text)`` for each write, so a GUI can stream output
+        live (it keeps its own head and tail). Called in the writing thread.
     """
 
     def __init__(self, name: str, *, max_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
@@ -52,22 +58,25 @@ class OutputCollector:
         self.name = name
         self.max_chars = max_chars
         self.on_text = on_text
-        #: Finished lines (each ending in a newline).
+        self._head_budget = max_chars - max_chars // 2
+        self._tail_budget = max_chars // 2
+        #: Finished lines of the head (each ending in a newline).
         self._parts: list[str] = []
+        self._kept = 0
+        self._head_full = False
+        #: Finished lines after the head is full, the oldest dropped first.
+        self._tail: collections.deque[str] = collections.deque()
+        self._tail_chars = 0
         #: The line being written, in pieces: a carriage return starts it over, as on a terminal.
         self._line: list[str] = []
         self._line_chars = 0
         #: The last write ended in "\r": the next one decides whether it was half of a "\r\n".
         self._pending_cr = False
-        self._kept = 0
         self.dropped = 0
 
     def write(self, text: str) -> int:
         if not text:
             return 0
-        if self._kept >= self.max_chars:  # capped: counted, neither kept nor shown
-            self.dropped += len(text)
-            return len(text)
         self._rewrite(text)
         if self.on_text is not None:
             self.on_text(self.name, text)
@@ -97,7 +106,7 @@ class OutputCollector:
             if "\r" in segment:
                 segment = segment.rsplit("\r", 1)[1]
                 self._line, self._line_chars = [], 0
-            room = self.max_chars - self._kept - self._line_chars
+            room = self._tail_budget - self._line_chars
             if len(segment) > room:  # one endless line: keep what fits, count the rest
                 self.dropped += len(segment) - max(room, 0)
                 segment = segment[:max(room, 0)]
@@ -110,22 +119,25 @@ class OutputCollector:
     def _finish_line(self) -> None:
         line = "".join(self._line) + "\n"
         self._line, self._line_chars = [], 0
-        room = self.max_chars - self._kept
-        if room <= 0:
-            self.dropped += len(line)
-            return
-        piece = line[:room]
-        self.dropped += len(line) - len(piece)
-        self._parts.append(piece)
-        self._kept += len(piece)
+        if not self._head_full:
+            if self._kept + len(line) <= self._head_budget:
+                self._parts.append(line)
+                self._kept += len(line)
+                return
+            self._head_full = True  # from here on everything goes to the tail, in order
+        self._tail.append(line)
+        self._tail_chars += len(line)
+        while self._tail_chars > self._tail_budget and self._tail:
+            gone = self._tail.popleft()
+            self._tail_chars -= len(gone)
+            self.dropped += len(gone)
 
     def text(self) -> str:
-        """Everything kept (the line being written included), plus a notice when output was dropped."""
-        tail = "".join(self._line)[:max(self.max_chars - self._kept, 0)]
-        body = "".join(self._parts) + tail
+        """Everything kept (the line being written included), a notice where output was left out."""
+        notice = ""
         if self.dropped:
-            body += f"\n[gradexplorer: {self.dropped:,} more characters of {self.name} were not kept]\n"
-        return body
+            notice = f"[gradexplorer: {self.dropped:,} characters of {self.name} were not kept here]\n"
+        return "".join(self._parts) + notice + "".join(self._tail) + "".join(self._line)
 
 
 class ThreadRoutedStream(io.TextIOBase):

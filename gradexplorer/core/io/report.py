@@ -34,7 +34,7 @@ def _leaf_pass_rows(capture: Capture) -> list[str]:
         name = ", ".join(attrs["names"]) or node_id
         for step in leaf_steps(attrs["accumulation"]):
             raised = step.index < len(capture.passes) and capture.passes[step.index].raised
-            rows.append([name, str(step.index),
+            rows.append([name, str(step.index + 1),
                          "None" if step.before is None else step.before.short(width=24),
                          "None" if step.delivered is None else step.delivered.short(width=24),
                          "None" if step.after is None else step.after.short(width=24),
@@ -55,7 +55,7 @@ def _verification_lines(capture: Capture) -> list[str]:
     for c in checks:
         if c.status == "wrong":
             label = ", ".join(names[c.node]["names"]) or c.node
-            where = "end of run" if c.pass_index is None else f"pass {c.pass_index}"
+            where = "end of run" if c.pass_index is None else f"pass {c.pass_index + 1}"
             lines.append(f"  WRONG at {label} ({where}, {c.check}): {c.detail}")
     return lines
 
@@ -131,7 +131,7 @@ def format_capture(capture: Capture, *, max_rows: int = 200) -> str:
             flags = [f for f, on in (("retain_graph", p.retain_graph), ("create_graph", p.create_graph)) if on]
             if p.input_names:
                 flags.append(f"inputs={', '.join(p.input_names)}")
-            text = f"  #{p.index} {p.kind}{where} from {roots}"
+            text = f"  #{p.index + 1} {p.kind}{where} from {roots}"
             if p.thread:
                 text += f" in thread {p.thread}"
             if flags:
