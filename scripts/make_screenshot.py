@@ -6,7 +6,9 @@ Usage::
     python scripts/make_screenshot.py --docs [DIR] (every docs picture, default docs/)
 
 The first form draws the next_functions example with node c selected. The
-second also draws the overview of the real models among the examples (a
+second also draws a real multi-file project, a 3-step CNN loop on its last
+pass (the drawing only, to set beside torchviz's), the overview of the real
+models among the examples (a
 2-layer and a 40-layer transformer training step, a ResNet-like CNN, an
 unrolled LSTM), what a user sees when they open them, and a few views after
 clicks (a stage opened, gradient-norm colouring, a filter).
@@ -30,6 +32,7 @@ from PySide6.QtWidgets import QDockWidget  # noqa: E402
 
 from gradexplorer.resources import read_example, resource_root  # noqa: E402
 from gradexplorer.ui.app import create_application  # noqa: E402
+from tests.programs import CNN_LOOP  # noqa: E402  (also scripts/make_torchviz_picture.py's program)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -95,6 +98,10 @@ def project_pictures(window, app, folder: Path) -> None:
 def docs_pictures(window, app, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     project_pictures(window, app, folder)
+    _run(window, CNN_LOOP)  # opens on its last pass, as torchviz draws one
+    _settle(app)
+    window.graph_view.grab().save(str(folder / "pass-view-cnn.png"))
+    print(f"wrote {folder / 'pass-view-cnn.png'}")
     transformer = read_example("10_transformer_training")
     _run(window, transformer)
     _save(window, app, folder / "overview-transformer-2-layers.png")

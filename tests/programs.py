@@ -24,3 +24,17 @@ EDITED_LOOP = textwrap.dedent("""\
     y.add_(1)
     y.sum().backward()
 """)
+
+
+#: A 3-step CNN training loop (the pass view's tests, docs/pass-view-cnn.png and torchviz's picture of it).
+CNN_LOOP = """\
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.Flatten(), nn.Linear(2 * 4 * 4, 3))
+opt = torch.optim.SGD(model.parameters(), lr=0.5)
+images, labels = torch.randn(4, 1, 6, 6), torch.tensor([0, 1, 2, 1])
+for step in range(3):
+    opt.zero_grad()
+    loss = nn.functional.cross_entropy(model(images), labels)
+    loss.backward()
+    opt.step()
+"""

@@ -14,7 +14,7 @@ clicks do (in a job, off the GUI thread).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QToolButton, QWidget
 
 __all__ = ["GraphNavigator"]
 
@@ -35,10 +35,13 @@ class GraphNavigator(QWidget):
         A crumb's module path (or box path) was clicked.
     depth_chosen(int)
         The slider was released at a new depth (not emitted while dragging).
+    pass_chosen(object)
+        The pass to draw (0-based), or None for every pass.
     """
 
     crumb_clicked = Signal(str)
     depth_chosen = Signal(int)
+    pass_chosen = Signal(object)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -49,6 +52,15 @@ class GraphNavigator(QWidget):
         self._crumb_layout.setContentsMargins(0, 0, 0, 0)
         self._crumb_layout.setSpacing(0)
         layout.addWidget(self._crumbs, 1)
+        self.pass_label = QLabel("Pass")
+        layout.addWidget(self.pass_label)
+        self.pass_combo = QComboBox()
+        self.pass_combo.setAccessibleName("Backward pass shown")
+        self.pass_combo.setToolTip("Which backward pass the picture shows (its nodes, its gradients); a training "
+                                   "loop opens on its last pass")
+        self.pass_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.pass_combo.activated.connect(self._on_pass_combo_activated)
+        layout.addWidget(self.pass_combo)
         self.depth_label = QLabel("Depth")
         layout.addWidget(self.depth_label)
         self.slider = QSlider(Qt.Orientation.Horizontal)
@@ -66,6 +78,25 @@ class GraphNavigator(QWidget):
         self._quiet = False
         self.set_levels(0, 0)
         self.set_crumbs(())
+
+    # -- passes ----------------------------------------------------------------------
+    def set_passes(self, count: int, shown: int | None) -> None:
+        """The pass picker: "all passes" and one entry per pass (counted from 1), ``shown`` selected.
+
+        Hidden for a program with one pass or none (there is nothing to pick).
+        """
+        self.pass_combo.blockSignals(True)
+        self.pass_combo.clear()
+        self.pass_combo.addItem(f"all {count} passes", None)
+        for index in range(count):
+            self.pass_combo.addItem(f"pass {index + 1} of {count}", index)
+        self.pass_combo.setCurrentIndex(0 if shown is None else shown + 1)
+        self.pass_combo.blockSignals(False)
+        for widget in (self.pass_label, self.pass_combo):
+            widget.setVisible(count > 1)
+
+    def _on_pass_combo_activated(self, _row: int) -> None:
+        self.pass_chosen.emit(self.pass_combo.currentData())
 
     # -- depth -----------------------------------------------------------------------
     def set_levels(self, deepest: int, current: int) -> None:

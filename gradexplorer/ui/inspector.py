@@ -381,13 +381,15 @@ class Inspector(QScrollArea):
         self.show_node(None, None)
 
     # -- public ----------------------------------------------------------------------
-    def show_node(self, node_id: str | None, attrs: dict | None, passes=(), checks=(), scopes=None) -> None:
+    def show_node(self, node_id: str | None, attrs: dict | None, passes=(), checks=(), scopes=None,
+                  prefer_pass: int | None = None) -> None:
         """Fill the panel from a node's attributes (the graph schema), or clear it.
 
         ``passes`` are the capture's :class:`PassSummary` records; ``checks``
         the verifier's results for this node (:func:`core.verify.verify_node`);
         ``scopes`` where each of its names is held (``{"loss": "train_step()"}``;
-        names not in it are top-level).
+        names not in it are top-level); ``prefer_pass`` the pass the picture
+        shows (the gradient section opens on it when the node has it).
         """
         self._attrs = attrs
         self._passes = tuple(passes)
@@ -460,7 +462,10 @@ class Inspector(QScrollArea):
         if shown:
             # The last pass that brought this node a gradient (else the last one listed).
             arrived = [i for i in shown if i in attrs["grads"] or i in (attrs.get("accumulation") or {})]
-            self.pass_picker.setCurrentIndex(shown.index(arrived[-1]) if arrived else len(shown) - 1)
+            if prefer_pass in shown:  # the pass the picture shows
+                self.pass_picker.setCurrentIndex(shown.index(prefer_pass))
+            else:
+                self.pass_picker.setCurrentIndex(shown.index(arrived[-1]) if arrived else len(shown) - 1)
             self._show_pass(self.pass_picker.currentData())
         else:
             self.grad.set_record(None)

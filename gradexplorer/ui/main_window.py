@@ -55,6 +55,7 @@ from ..core.analysis.grouping import (
     parent_box,
 )
 from ..core.analysis.modules import audit_rows
+from ..core.analysis.passes import default_pass
 from ..core.analysis.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
 from ..core.analysis.verify import verify_node
 from ..core.io.session import SESSION_SUFFIX, Session, ViewState, load_session, not_a_regular_file, save_session, write_atomic
@@ -74,7 +75,7 @@ from .settings import Settings
 from .source_tabs import SourceTabs
 from .tensors_pane import TensorsPane
 from .window_menus import setup_menus
-from .worker import CaptureJob, CaptureResult, expanded_layout, flow_of, prepare_view
+from .worker import CaptureJob, CaptureResult, expanded_layout, flow_of, pass_view, prepare_view
 
 __all__ = ["MainWindow"]
 
@@ -193,6 +194,7 @@ class MainWindow(QMainWindow):
         self.graph_view.group_activated.connect(self.expand_group)
         self.navigator.crumb_clicked.connect(self.collapse_module)
         self.navigator.depth_chosen.connect(self.set_depth)
+        self.navigator.pass_chosen.connect(self.set_pass)
         self.editor.line_activated.connect(self._on_editor_line_activated)
         self.inspector.source_requested.connect(self.show_source)
         self.console.line_requested.connect(self.show_source)
@@ -401,8 +403,9 @@ class MainWindow(QMainWindow):
         if cap.stderr:
             self.console.append_output("stderr", cap.stderr)
         if prepared is None:
-            display, layout = prepare_view(cap)
-            prepared = CaptureResult(cap, layout, 0.0, display)
+            pass_index = default_pass(len(cap.passes))
+            graph, display, layout = pass_view(cap, pass_index)
+            prepared = CaptureResult(cap, layout, 0.0, display, pass_index=pass_index, pass_graph=graph)
         self._show_result(prepared)
         if session.view.selected_node and session.view.selected_node in cap.graph:
             # Through show_nodes: a node inside a folded module box opens the boxes that hide it.
@@ -816,9 +819,10 @@ class MainWindow(QMainWindow):
             self.graph_view.clear_graph()
             self.console.append_message(result.note, error=True)
         else:
-            self.graph_view.show_graph(cap.graph, result.layout, passes_ran=bool(cap.passes),
+            self.graph_view.show_graph(result.shown_graph, result.layout, passes_ran=bool(cap.passes),
                                        display=result.display)
         self._update_navigator()
+        self.navigator.set_passes(len(cap.passes), result.pass_index)
         self.inspector.show_node(None, None)
         self.tensors_pane.show_explanations(cap.explanations)
         self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules))
@@ -876,7 +880,7 @@ class MainWindow(QMainWindow):
             self.inspector.show_node(None, None)
             self.navigator.set_crumbs(())
             return
-        graph = self.result.capture.graph
+        graph = self.result.shown_graph
         if node_id.startswith(GROUP_PREFIX):
             self.inspector.show_group(self.result.display.groups[node_id])
             self.navigator.set_crumbs(breadcrumbs(graph, node_id[len(GROUP_PREFIX):]))
@@ -885,15 +889,17 @@ class MainWindow(QMainWindow):
         self.navigator.set_crumbs(breadcrumbs(graph, module), hint="This node was not made inside an nn.Module")
         cap = self.result.capture
         self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id),
-                                 self._scopes_of(node_id))
+                                 self._scopes_of(node_id), prefer_pass=self.result.pass_index)
 
     def show_nodes(self, node_ids: list[str]) -> None:
         """Select graph nodes, opening the module boxes that hide them; the first is inspected."""
         if self.result is None or not node_ids:
             return
-        display = self.result.display
-        graph = self.result.capture.graph
         first = node_ids[0]
+        if first not in self.result.shown_graph and first in self.result.capture.graph:
+            self.set_pass(None)  # a node of another pass: every pass is drawn, then it is shown
+        display = self.result.display
+        graph = self.result.shown_graph
         if display is not None and display.owner.get(first, first) != first:
             self.redisplay(expand_to_show(graph, display.collapsed, graph.nodes[first].get("module")))
             display = self.result.display
@@ -937,35 +943,59 @@ class MainWindow(QMainWindow):
         if self.result is None:
             return
         zoom = self.graph_view.zoom_level()
-        cap = self.result.capture
-        prepared = self._view_job("redisplay", lambda: prepare_view(cap, frozenset(collapsed)))
+        cap, graph = self.result.capture, self.result.shown_graph
+        prepared = self._view_job("redisplay", lambda: prepare_view(cap, frozenset(collapsed), graph=graph))
         if prepared is None:
             return
         display, layout = prepared
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
-        cap = self.result.capture
-        self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
+        self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
         self._update_navigator()
+
+    def set_pass(self, index: int | None) -> None:
+        """Draw one backward pass (0-based ``index``), or every pass (None), in a job; the zoom is fitted again.
+
+        The picture, its colours and captions, the filters and Find follow
+        the pass shown; the inspector opens a node on that pass.
+        """
+        if self.result is None or index == self.result.pass_index:
+            return
+        cap = self.result.capture
+        if index is not None and not 0 <= index < len(cap.passes):
+            return
+        prepared = self._view_job("pass", lambda: pass_view(cap, index))
+        if prepared is None:
+            return
+        graph, display, layout = prepared
+        self.result = dataclasses.replace(self.result, display=display, layout=layout, pass_index=index,
+                                          pass_graph=graph)
+        self._show_filter("all", None)  # a filter belongs to the picture it was made on
+        self.graph_view.show_graph(self.result.shown_graph, layout, passes_ran=bool(cap.passes), display=display)
+        self._update_navigator()
+        self.navigator.set_passes(len(cap.passes), index)
+        self.inspector.show_node(None, None)
+        which = "every pass" if index is None else f"pass {index + 1} of {len(cap.passes)}"
+        self.status.setText(f"Showing {which}: {self.result.shown_graph.number_of_nodes()} nodes")
 
     def expand_group(self, path: str) -> None:
         """Open a module box one level (only that box is recomputed) and centre on what it held."""
         if self.result is None or self.result.display is None:
             return
-        cap = self.result.capture
+        cap, graph = self.result.capture, self.result.shown_graph
         zoom = self.graph_view.zoom_level()
         old_display, old_layout = self.result.display, self.result.layout
 
         def expand():
-            display = expand_display(cap.graph, old_display, path)
-            return display, expanded_layout(cap.graph, old_display, old_layout, display, GROUP_PREFIX + path)
+            display = expand_display(graph, old_display, path)
+            return display, expanded_layout(graph, old_display, old_layout, display, GROUP_PREFIX + path)
 
         prepared = self._view_job("expand", expand)
         if prepared is None:
             return
         display, layout = prepared
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
-        self.graph_view.show_graph(cap.graph, layout, passes_ran=bool(cap.passes), display=display)
+        self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
         self._update_navigator()
 
@@ -987,14 +1017,14 @@ class MainWindow(QMainWindow):
         if self.result is None or self.result.display is None:
             self.navigator.set_levels(0, 0)
             return
-        graph = self.result.capture.graph
+        graph = self.result.shown_graph
         self.navigator.set_levels(deepest_level(graph), depth_of(graph, self.result.display.collapsed))
 
     def set_depth(self, depth: int) -> None:
         """Open every module box down to ``depth`` levels (the slider); refused above :data:`MAX_DRAWN`."""
         if self.result is None or self.result.display is None:
             return
-        graph = self.result.capture.graph
+        graph = self.result.shown_graph
 
         def plan():
             collapsed = collapse_at_depth(graph, depth)
@@ -1015,7 +1045,7 @@ class MainWindow(QMainWindow):
     def collapse_module(self, path: str) -> None:
         if self.result is None or self.result.display is None:
             return
-        self.redisplay(collapse_one(self.result.capture.graph, self.result.display.collapsed, path))
+        self.redisplay(collapse_one(self.result.shown_graph, self.result.display.collapsed, path))
         self.graph_view.select_node(GROUP_PREFIX + path)
         self.status.setText(f"Collapsed {path}")
 
@@ -1025,11 +1055,11 @@ class MainWindow(QMainWindow):
         if self.result is None or not selected:
             return
         if selected.startswith(GROUP_PREFIX):
-            parent = parent_box(self.result.capture.graph, selected[len(GROUP_PREFIX):])
+            parent = parent_box(self.result.shown_graph, selected[len(GROUP_PREFIX):])
             if parent:
                 self.collapse_module(parent)
             return
-        module = self.result.capture.graph.nodes[selected].get("module")
+        module = self.result.shown_graph.nodes[selected].get("module")
         if module:
             self.collapse_module(module)
         else:
@@ -1048,7 +1078,7 @@ class MainWindow(QMainWindow):
         """Select the nodes matching ``text`` and centre on the first; repeated calls step through them."""
         if self.result is None:
             return []
-        graph = self.result.capture.graph
+        graph = self.result.shown_graph
         matches = self._view_job("find", lambda: search_nodes(graph, text))
         if matches is None:
             return []
@@ -1072,12 +1102,12 @@ class MainWindow(QMainWindow):
         """
         if self.result is None:
             return []
-        cap = self.result.capture
+        cap, shown = self.result.capture, self.result.shown_graph
         current = self.graph_view.selected_node()
         if current and current.startswith(GROUP_PREFIX):
             current = None
         nodes = self._view_job(
-            "filter", lambda: filter_nodes(cap.graph, key, selected=current, passes_ran=bool(cap.passes)))
+            "filter", lambda: filter_nodes(shown, key, selected=current, passes_ran=bool(cap.passes)))
         if nodes is None:
             return []
         self._show_filter(key, nodes)
@@ -1094,7 +1124,7 @@ class MainWindow(QMainWindow):
             if nodes is not None:
                 self.status.setText("Filter cleared: every node shown")
             return
-        total = self.result.capture.graph.number_of_nodes()
+        total = self.result.shown_graph.number_of_nodes()
         self.filter_count.setText(f" {len(nodes)} of {total} nodes ")
         rest = "dimmed" if mode == "dim" else "hidden"
         self.status.setText(f"{FILTERS[key]}: {len(nodes)} node(s); the rest {rest}")
@@ -1212,11 +1242,13 @@ def _prepare_session(session: Session | None) -> tuple[Session | None, CaptureRe
     """In a job: lay out a loaded session's graph and make its module rows (plain data in, plain data out)."""
     if session is None:
         return None, None
-    display, layout = prepare_view(session.capture)
+    pass_index = default_pass(len(session.capture.passes))
+    graph, display, layout = pass_view(session.capture, pass_index)
     rows = tuple(audit_rows(session.capture.modules))
     flow = flow_of(session.capture)
     freeze_survivors()  # kept until replaced: out of later collections (core.collector)
-    return session, CaptureResult(session.capture, layout, 0.0, display, module_rows=rows, flow=flow)
+    return session, CaptureResult(session.capture, layout, 0.0, display, module_rows=rows, flow=flow,
+                                  pass_index=pass_index, pass_graph=graph)
 
 
 def _read_and_prepare(path: Path) -> tuple[Session, CaptureResult]:

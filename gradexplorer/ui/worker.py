@@ -49,6 +49,7 @@ from ..core.analysis.gradient_flow import FlowWarning, ParameterFlow, flow_warni
 from ..core.analysis.grouping import DisplayGraph, display_graph, initial_collapse
 from ..core.analysis.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
 from ..core.analysis.modules import AuditRow, audit_rows
+from ..core.analysis.passes import default_pass, pass_graph
 from ..core.capture.run import Capture, capture, release_leftovers
 from ..core.capture.script import ScriptRun
 from ..core.capture.streams import NoInputError
@@ -58,7 +59,7 @@ from ..core.isolated.engine import capture_isolated
 from ..core.records.errors import CaptureStopped, GradexplorerError
 
 __all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "first_picture", "flow_of", "label_width",
-           "layout_capture", "layout_display", "node_label", "prepare_view"]
+           "layout_capture", "layout_display", "node_label", "pass_view", "prepare_view"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,15 @@ class CaptureResult:
     module_rows: tuple[AuditRow, ...] | None = None
     #: Gradient flow per parameter and pass, and its warnings (:func:`flow_of`), made off the GUI thread.
     flow: tuple[tuple[ParameterFlow, ...], tuple[FlowWarning, ...]] | None = None
+    #: The pass drawn (0-based; None: every pass), and its graph (:func:`~gradexplorer.core.analysis.passes.pass_graph`;
+    #: None: the capture's whole graph).
+    pass_index: int | None = None
+    pass_graph: object = None
+
+    @property
+    def shown_graph(self):
+        """The graph the picture draws: one pass's, or the capture's whole graph."""
+        return self.pass_graph if self.pass_graph is not None else self.capture.graph
 
 
 def flow_of(cap: Capture) -> tuple[tuple[ParameterFlow, ...], tuple[FlowWarning, ...]]:
@@ -101,12 +111,19 @@ def flow_of(cap: Capture) -> tuple[tuple[ParameterFlow, ...], tuple[FlowWarning,
 
 
 def node_label(attrs: dict) -> tuple[str, str]:
-    """The two label lines of a node: short op name, and its names (or a value)."""
+    """The two label lines of a node: short op name, and its names; a leaf's shape too, as torchviz shows it.
+
+    ``("AccumulateGrad", "model.0.weight 2×1×3×3")``: a parameter is read by
+    its name and its shape at first sight.
+    """
     op = short_op(attrs["op"])
     names = ", ".join(attrs["names"])
-    if len(names) > 28:
-        names = names[:27] + "…"
-    return op, names
+    variable = attrs.get("variable") if attrs.get("kind") == "leaf" else None
+    shape = "×".join(map(str, variable.shape)) if variable is not None and variable.shape else ""
+    room = 36 - (len(shape) + 1 if shape else 0)
+    if len(names) > room:
+        names = names[:max(room - 1, 8)] + "…"
+    return op, f"{names} {shape}".strip() if shape else names
 
 
 def label_width(label: tuple[str, str]) -> float:
@@ -140,23 +157,37 @@ def expanded_layout(graph, old: DisplayGraph, old_layout: Layout, new: DisplayGr
 
 
 def prepare_view(cap: Capture, collapsed: frozenset[str] | None = None, *,
-                 should_stop=None) -> tuple[DisplayGraph, Layout]:
+                 should_stop=None, graph=None) -> tuple[DisplayGraph, Layout]:
     """The display graph (big graphs start collapsed by module) and its layout.
+
+    ``graph``: what to draw, when not the capture's whole graph (one pass's,
+    :func:`~gradexplorer.core.analysis.passes.pass_graph`).
 
     Raises
     ------
     LayoutCancelled
         When ``should_stop()`` turned true (the user pressed Stop).
     """
+    graph = cap.graph if graph is None else graph
     with paused_collection():  # a full GC here would freeze the GUI thread (GIL)
         if collapsed is None:
-            collapsed = initial_collapse(cap.graph)
-        display = display_graph(cap.graph, collapsed)
-        return display, layout_display(cap.graph, display, should_stop=should_stop)
+            collapsed = initial_collapse(graph)
+        display = display_graph(graph, collapsed)
+        return display, layout_display(graph, display, should_stop=should_stop)
+
+
+def pass_view(cap: Capture, pass_index: int | None, collapsed: frozenset[str] | None = None, *,
+              should_stop=None) -> tuple[object, DisplayGraph, Layout]:
+    """The picture of one pass (None: every pass): ``(its graph or None, display, layout)``, in any thread."""
+    graph = pass_graph(cap.graph, pass_index) if pass_index is not None else None
+    display, layout = prepare_view(cap, collapsed, should_stop=should_stop, graph=graph)
+    return graph, display, layout
 
 
 def first_picture(result: Capture, *, should_stop=None) -> tuple:
-    """What the window needs to show a fresh capture: ``(display, layout, note, audit rows, gradient flow)``.
+    """What the window needs to show a fresh capture: ``(display, layout, note, audit rows, gradient flow,
+    pass index, pass graph)``; a program with several passes opens on its last
+    (:func:`~gradexplorer.core.analysis.passes.default_pass`).
 
     The worker's step after the run, in a plain function so that
     ``benchmarks/bench_isolated.py`` measures exactly it. Ends by leaving
@@ -164,8 +195,10 @@ def first_picture(result: Capture, *, should_stop=None) -> tuple:
     replaces it: ``core.collector`` explains).
     """
     with paused_collection():
+        pass_index = default_pass(len(result.passes))
+        graph = None
         try:
-            display, layout = prepare_view(result, should_stop=should_stop)
+            graph, display, layout = pass_view(result, pass_index, should_stop=should_stop)
             note = ""
         except LayoutCancelled:
             display, layout = None, None
@@ -173,7 +206,7 @@ def first_picture(result: Capture, *, should_stop=None) -> tuple:
         rows = tuple(audit_rows(result.modules))
         flow = flow_of(result)
         freeze_survivors()
-    return display, layout, note, rows, flow
+    return display, layout, note, rows, flow, pass_index, graph
 
 
 def layout_capture(cap: Capture) -> Layout:
@@ -233,9 +266,10 @@ class CaptureWorker(QObject):
                 result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
                                  run=self.job.run, on_output=self._on_output, read_input=self._read_input,
                                  exec_guard=self._armed_for_stop, freeze_result=True, leftovers=leftovers)
-            display, layout, note, rows, flow = first_picture(result, should_stop=self._cancel.is_set)
+            display, layout, note, rows, flow, pass_index, graph = first_picture(result,
+                                                                                 should_stop=self._cancel.is_set)
             self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows,
-                                             flow))
+                                             flow, pass_index, graph))
         except GradexplorerError as exc:  # e.g. the device does not exist
             self.errored.emit(str(exc))
         except Exception:  # a bug of ours: report it, never crash the app

@@ -197,3 +197,26 @@ def test_the_program_does_not_see_the_engines_glibc_settings():
     assert "MALLOC_TRIM_THRESHOLD_" not in os.environ  # the user set none here
     cap = capture_isolated("import os\nprint(sorted(k for k in os.environ if k.startswith(('MALLOC_', 'GRADEXPLORER_'))))\n")
     assert cap.ok and cap.stdout == "[]\n"
+
+
+def test_the_isolated_engine_runs_a_script_as_python_does(tmp_path):
+    """The child process gets the script's arguments, folder, sys.path[0] and its project's modules."""
+    from gradexplorer import ScriptRun
+    from gradexplorer.core.isolated.engine import capture_isolated
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "helper.py").write_text("import torch\n\ndef double(t):\n    return t * 2\n")
+    script = project / "run.py"
+    script.write_text("import os, sys\nimport torch\nfrom helper import double\n"
+                      "x = torch.ones(2, requires_grad=True)\ndouble(x).sum().backward()\n"
+                      "print(sys.argv[1:], os.path.basename(os.getcwd()), x.grad.tolist())\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    cap = capture_isolated(script.read_text(), filename=str(script), run=ScriptRun(("--lr", "0.5"), str(elsewhere)),
+                           memory_limit=None)
+    assert cap.ok, cap.error and cap.error.traceback
+    assert cap.stdout == "['--lr', '0.5'] elsewhere [2.0, 2.0]\n"
+    assert cap.args == ("--lr", "0.5") and cap.cwd == str(elsewhere)
+    files = {a["source"].file for _, a in cap.graph.nodes(data=True) if a["source"] is not None}
+    assert "helper.py" in files and "def double(t):" in cap.files["helper.py"]

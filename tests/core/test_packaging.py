@@ -31,12 +31,14 @@ def test_wheel_ships_resources(tmp_path):
         "print(r.resource_root())\n"
         "print(len(r.example_paths()))\n"
         "print(r.read_example('03_next_functions').splitlines()[0])\n"
+        "import pathlib; print((pathlib.Path(gradexplorer.__file__).parent / 'py.typed').exists())\n"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    package_file, root, count, first_line = result.stdout.splitlines()
+    package_file, root, count, first_line, typed = result.stdout.splitlines()
+    assert typed == "True"  # the package says it is typed (PEP 561)
     assert package_file.startswith(str(site))
     assert root == str(site / "gradexplorer" / "_resources")
     assert int(count) == len(list((REPO / "resources" / "examples").glob("*.py")))

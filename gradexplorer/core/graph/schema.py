@@ -29,7 +29,19 @@ def node_role(attrs: dict) -> str:
 
 
 def node_gradient(attrs: dict) -> TensorRecord | None:
-    """The gradient to show for a node: ``.grad`` of a leaf, else the last pass's output gradient."""
+    """The gradient to show for a node: ``.grad`` of a leaf, else the last pass's output gradient.
+
+    In the picture of one pass (a node of :func:`~gradexplorer.core.analysis.passes.pass_graph`,
+    whose attributes carry ``view_pass``): that pass's gradient, for a leaf
+    what the pass delivered to its accumulator (None: nothing arrived in it).
+    """
+    view_pass = attrs.get("view_pass")
+    if view_pass is not None:
+        if attrs.get("kind") == "leaf":
+            step = (attrs.get("accumulation") or {}).get(view_pass)
+            return step.delivered if step is not None else None
+        flow = (attrs.get("grads") or {}).get(view_pass)
+        return flow.outputs[0] if flow is not None and flow.outputs else None
     if attrs.get("grad") is not None:
         return attrs["grad"]
     grads = attrs.get("grads") or {}
