@@ -126,6 +126,62 @@ def docs_pictures(window, app, folder: Path) -> None:
     window.bottom_tabs.setCurrentIndex(0)
     _run(window, read_example("12_lstm_unrolled"))
     _save(window, app, folder / "overview-lstm.png")
+    _run(window, PLOTTING_LOOP)
+    window.resizeDocks([dock], [560], Qt.Orientation.Vertical)
+    window.bottom_tabs.setCurrentWidget(window.plots_pane)
+    _save(window, app, folder / "plots-tab.png")
+    window.resizeDocks([dock], [190], Qt.Orientation.Vertical)
+    window.bottom_tabs.setCurrentIndex(0)
+    dark_pictures(window, app, folder)
+
+
+#: A small training loop that plots its loss and each layer's gradient norm (the Plots tab's picture).
+PLOTTING_LOOP = """\
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(8, 16), nn.Tanh(), nn.Linear(16, 1))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(64, 8), torch.randn(64, 1)
+losses, norms = [], {name: [] for name, _ in model.named_parameters()}
+for step in range(30):
+    optimizer.zero_grad()
+    loss = nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    for name, p in model.named_parameters():
+        norms[name].append(p.grad.norm().item())
+    optimizer.step()
+    losses.append(loss.item())
+
+fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.2))
+left.plot(losses)
+left.set_title("loss")
+for name, values in norms.items():
+    right.semilogy(values, label=name)
+right.set_title("gradient norm per parameter")
+right.legend(fontsize=7)
+fig.suptitle("30 SGD steps")
+plt.show()
+"""
+
+
+def dark_pictures(window, app, folder: Path) -> None:
+    """The ResNet overview with a dark palette: boxes, legend and minimap follow it."""
+    from PySide6.QtGui import QColor, QPalette
+
+    palette = QPalette()
+    for role, colour in ((QPalette.ColorRole.Window, "#161b22"), (QPalette.ColorRole.WindowText, "#e6edf3"),
+                         (QPalette.ColorRole.Base, "#0d1117"), (QPalette.ColorRole.AlternateBase, "#161b22"),
+                         (QPalette.ColorRole.Text, "#e6edf3"), (QPalette.ColorRole.Button, "#21262d"),
+                         (QPalette.ColorRole.ButtonText, "#e6edf3")):
+        palette.setColor(role, QColor(colour))
+    app.setStyle("Fusion")
+    app.setPalette(palette)
+    _run(window, read_example("11_resnet_cnn"))
+    window.set_depth(3)
+    _save(window, app, folder / "overview-resnet-dark.png")
 
 
 def main() -> int:

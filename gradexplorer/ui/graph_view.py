@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -35,6 +35,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
+    QGraphicsOpacityEffect,
     QGraphicsPathItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
@@ -48,7 +49,17 @@ from ..core.analysis.query import grad_norm
 from ..core.collector import paused_collection
 from ..core.graph.schema import node_gradient, node_role, value_caption
 from ..core.records.tensors import format_number
-from .legend import NAN_RED, LegendWidget, legend_size, norm_colour, paint_legend, paint_nan_tag
+from .legend import (
+    BOX_FILL,
+    BOX_FILL_DARK,
+    KIND_FILLS,
+    NAN_RED,
+    LegendWidget,
+    legend_size,
+    norm_colour,
+    paint_legend,
+    paint_nan_tag,
+)
 from .minimap import Minimap
 from .worker import display_width, label_width, node_label
 
@@ -59,15 +70,14 @@ NODE_HEIGHT = 36.0
 #: the node's forward value arrives: this tall, at most this wide.
 CAPTION_HEIGHT = 13.0
 CAPTION_WIDTH = 190.0
+#: Text sizes in scene units (pixels at 100% zoom), not points: what a first picture shows then does
+#: not depend on the screen's DPI setting, and the readable zoom below follows from them.
+LABEL_PIXELS = 11
+CAPTION_PIXELS = 11
+#: No text of a first picture (or of Fit) is drawn smaller than this many screen pixels.
+MIN_TEXT_PIXELS = 10
 _BAND_LAYERS = 6
 
-#: Fill colours per style (light palette, dark palette).
-_FILLS = {
-    "leaf": ("#d8f3dc", "#1e4d2b"),
-    "op": ("#e3ecf7", "#22344a"),
-    "root": ("#ffe5c2", "#5a3a12"),
-    "custom": ("#eadcf8", "#3d2a57"),
-}
 
 
 def node_style(attrs: dict, *, passes_ran: bool) -> tuple[str, bool, bool, bool]:
@@ -90,7 +100,7 @@ def _paint_tools(style: tuple, dark: bool) -> tuple[QBrush, QPen, QColor]:
     tools = _style_cache.get(key)
     if tools is None:
         kind, hooked, no_gradient, nonfinite = style
-        fill = QColor(_FILLS[kind][1 if dark else 0])
+        fill = QColor(KIND_FILLS[kind][1 if dark else 0])
         if no_gradient:
             fill.setAlpha(150)
         border = QColor(NAN_RED) if nonfinite else QColor("#c9a227") if hooked else QColor("#7f8c9d")
@@ -127,6 +137,7 @@ class NodeItem(QGraphicsItem):
         self.op, self.names = label
         self._rect = QRectF(-width / 2, -NODE_HEIGHT / 2, width, NODE_HEIGHT)
         self._brush, self._pen, self._text = _paint_tools(style, dark)
+        self._dark = dark
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setAcceptHoverEvents(True)
         self._tip_ready = False
@@ -189,10 +200,10 @@ class NodeItem(QGraphicsItem):
         if not text:
             return
         font = QFont(painter.font())
-        font.setPointSizeF(7.5)
+        font.setPixelSize(CAPTION_PIXELS)
         font.setBold(False)
         painter.setFont(font)
-        painter.setPen(QColor("#57606a"))
+        painter.setPen(QColor("#8b949e" if self._dark else "#57606a"))
         area = QRectF(self._rect.center().x() + 6, self._rect.top() - CAPTION_HEIGHT - 2, self.caption_width - 6,
                       CAPTION_HEIGHT)
         metrics = painter.fontMetrics()
@@ -221,7 +232,7 @@ class NodeItem(QGraphicsItem):
             self._paint_caption(painter)
         painter.setPen(self._text)
         font = painter.font()
-        font.setPointSizeF(8.5)
+        font.setPixelSize(LABEL_PIXELS)
         if self.names:
             top = QRectF(self._rect.left(), self._rect.top() + 2, self._rect.width(), NODE_HEIGHT / 2 - 2)
             bottom = QRectF(self._rect.left(), self._rect.center().y(), self._rect.width(), NODE_HEIGHT / 2 - 2)
@@ -237,8 +248,8 @@ class NodeItem(QGraphicsItem):
             painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.op)
 
 
-_FAMILY_FILLS = ["#fde2e4", "#e2ece9", "#dfe7fd", "#fff1c1", "#e8dff5", "#d7f9f1", "#fce1c8", "#e4f1c8"]
-_FAMILY_FILLS_DARK = ["#5c2a30", "#2a4a3f", "#2a3a66", "#5a4a12", "#45325f", "#1f5247", "#5c3a1a", "#3f4f1f"]
+#: The bands: boxes of the same structure (:attr:`Group.family`) share one; strong colours, thin.
+FAMILY_BANDS = ["#bf3989", "#0e8a16", "#8a63d2", "#d4a72c", "#1b7c83", "#cf222e", "#6e7781", "#953800"]
 
 
 class GroupItem(NodeItem):
@@ -255,9 +266,10 @@ class GroupItem(NodeItem):
         attrs = {"names": (group.path,), "value": None, "kind": "op", "grads": {}, "hooks": ()}
         super().__init__(group.node_id, attrs, width, ("op", False, False, False), dark, label)
         self.group = group
-        fills = _FAMILY_FILLS_DARK if dark else _FAMILY_FILLS
-        self._brush = QBrush(QColor(fills[group.family % len(fills)]))
-        self._pen = QPen(QColor(NAN_RED) if group.nonfinite else QColor("#57606a"), 3.0 if group.nonfinite else 2.0)
+        self._brush = QBrush(QColor(BOX_FILL_DARK if dark else BOX_FILL))
+        self.band = QColor(FAMILY_BANDS[group.family % len(FAMILY_BANDS)])
+        self._border = QColor("#8b949e" if dark else "#57606a")
+        self._pen = QPen(QColor(NAN_RED) if group.nonfinite else self._border, 3.0 if group.nonfinite else 2.0)
         self.nonfinite = group.nonfinite
         self._rect.adjust(0, -4, 0, 4)
 
@@ -279,15 +291,31 @@ class GroupItem(NodeItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         super().paint(painter, option, widget)
-        painter.setPen(QPen(QColor("#57606a"), 1.0))
+        painter.setPen(QPen(self._border, 1.0))
         inner = self._rect.adjusted(3, 3, -3, -3)  # a double border says "there is more inside"
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(inner, 5, 5)
+        painter.setPen(Qt.PenStyle.NoPen)  # the structure's band, inside the double border
+        painter.setBrush(self.band)
+        painter.drawRect(QRectF(inner.left() + 1, inner.top() + 3, 6, inner.height() - 6))
 
     def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt API
         view = self.scene().views()[0] if self.scene() and self.scene().views() else None
         if view is not None:
             view.group_activated.emit(self.group.path)
+
+
+def _set_opacity(widget, opacity: float) -> None:
+    """Draw ``widget`` (the legend, the minimap) at ``opacity``; 1.0 drops the effect."""
+    effect = widget.graphicsEffect()
+    if opacity >= 1.0:
+        if effect is not None:
+            widget.setGraphicsEffect(None)
+        return
+    if not isinstance(effect, QGraphicsOpacityEffect):
+        effect = QGraphicsOpacityEffect(widget)
+        widget.setGraphicsEffect(effect)
+    effect.setOpacity(opacity)
 
 
 def _edge_path(path: QPainterPath, ux: float, uy: float, vx: float, vy: float, via=()) -> None:
@@ -351,6 +379,7 @@ class GraphView(QGraphicsView):
         self._overlay: list[QGraphicsItem] = []
         self._edge_items: list[QGraphicsItem] = []
         self._drawing_rect: QRectF | None = None  # computed once per drawing
+        self._fitted = False  # the view shows Fit's picture and follows resizes (until the user zooms)
         #: The current node (inspector, Ctrl+K, Ctrl+E); the selection may hold more.
         self.current: str | None = None
         self._pressed: str | None = None
@@ -454,7 +483,7 @@ class GraphView(QGraphicsView):
             self._apply_filter_to_items()
         self.legend.set_mode(self.colour_mode, dark=dark)
         self.legend.setVisible(bool(display.nodes) and self.legend_wanted)
-        self._place_legend()
+        self._place_overlays()
         self.initial_view()
         self.minimap.refresh()
         self._update_minimap_visibility()
@@ -499,7 +528,7 @@ class GraphView(QGraphicsView):
         """``"kind"`` (default styles) or ``"grad_norm"`` (gradient norm on the fixed log scale of :mod:`.legend`)."""
         self.colour_mode = mode
         self.legend.set_mode(mode, dark=self._dark)
-        self._place_legend()
+        self._place_overlays()
         if self._graph is None:
             return
         dark_text = QColor("#1f2328")
@@ -510,8 +539,7 @@ class GraphView(QGraphicsView):
                 item._brush = QBrush(norm_colour(norm))
                 item._text = dark_text  # the ramp is light in both palettes
             elif isinstance(item, GroupItem):
-                fills = _FAMILY_FILLS_DARK if self._dark else _FAMILY_FILLS
-                item._brush = QBrush(QColor(fills[item.group.family % len(fills)]))
+                item._brush = QBrush(QColor(BOX_FILL_DARK if self._dark else BOX_FILL))
                 item._text = _paint_tools(item.style, self._dark)[2]
             else:
                 item._brush, _, item._text = _paint_tools(item.style, self._dark)
@@ -704,15 +732,56 @@ class GraphView(QGraphicsView):
         """Show or hide the legend in the corner (exports always carry one)."""
         self.legend_wanted = wanted
         self.legend.setVisible(wanted and bool(self.items_by_id))
-        self._place_legend()
+        self._place_overlays()
 
-    def _place_legend(self) -> None:
+    #: Where the legend and the minimap may sit, in the order they are tried.
+    _CORNERS = {"legend": ("bottom-left", "bottom-right", "top-left", "top-right"),
+                "minimap": ("top-right", "bottom-right", "top-left", "bottom-left")}
+    #: How opaque an overlay is drawn when every corner would cover a box.
+    FADED_OPACITY = 0.25
+
+    def _corner_rect(self, widget, corner: str) -> QRect:
+        """Where ``widget`` sits in ``corner`` of the viewport, in the view's coordinates."""
         area = self.viewport().geometry()  # inside the frame, above the scroll bar
-        self.legend.move(area.left() + 8, max(area.bottom() - self.legend.height() - 8, area.top() + 8))
+        x = area.left() + 8 if corner.endswith("left") else area.right() - widget.width() - 8
+        y = area.top() + 8 if corner.startswith("top") else max(area.bottom() - widget.height() - 8, area.top() + 8)
+        return QRect(x, y, widget.width(), widget.height())
+
+    def boxes_under(self, rect: QRect) -> list[str]:
+        """The shown boxes and nodes that ``rect`` (view coordinates) would cover."""
+        scene = self.scene()
+        if scene is None or not self.items_by_id:
+            return []
+        inside = rect.translated(-self.viewport().geometry().topLeft())
+        area = self.mapToScene(inside).boundingRect()
+        return [item.node_id for item in scene.items(area)
+                if isinstance(item, NodeItem) and item.isVisible() and
+                item.mapRectToScene(item._rect).intersects(area)]
+
+    def _place_overlays(self) -> None:
+        """The legend and the minimap go to the first corner where they cover no box (never onto
+        each other); one that would cover a box in every corner is faded to :attr:`FADED_OPACITY`."""
+        taken: list[QRect] = []
+        for name, widget in (("legend", self.legend), ("minimap", self.minimap)):
+            corners = [c for c in self._CORNERS[name]
+                       if not any(self._corner_rect(widget, c).intersects(t) for t in taken)]
+            corners = corners or list(self._CORNERS[name])
+            if not widget.isVisible():
+                widget.corner = corners[0]
+                widget.move(self._corner_rect(widget, widget.corner).topLeft())
+                continue
+            free = next((c for c in corners if not self.boxes_under(self._corner_rect(widget, c))), None)
+            widget.corner = free or corners[0]
+            rect = self._corner_rect(widget, widget.corner)
+            widget.move(rect.topLeft())
+            _set_opacity(widget, 1.0 if free else self.FADED_OPACITY)
+            taken.append(rect)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
-        self._place_legend()
+        self._place_overlays()
+        if self._fitted and self.items_by_id:  # the first picture follows the window until the user zooms
+            self.fit()
         self._update_minimap_visibility()
 
     # -- minimap ---------------------------------------------------------------------
@@ -722,8 +791,6 @@ class GraphView(QGraphicsView):
         self._update_minimap_visibility()
 
     def _update_minimap_visibility(self) -> None:
-        area = self.viewport().geometry()
-        self.minimap.move(area.right() - self.minimap.width() - 8, area.top() + 8)
         shown = self.mapToScene(self.viewport().rect()).boundingRect()
         drawing = self.drawing_rect()
         # Bigger than the view: less than 90% of its width or height on screen (its margins aside).
@@ -731,10 +798,12 @@ class GraphView(QGraphicsView):
                                             shown.height() < 0.9 * drawing.height())
         self.minimap.setVisible(self.minimap_wanted and bigger and bool(self.items_by_id))
         self.minimap.update()
+        self._place_overlays()
 
     def _on_view_moved(self, _value: int = 0) -> None:
         if self.minimap.isVisible():
             self.minimap.update()
+        self._place_overlays()
 
     # -- export ----------------------------------------------------------------------
     #: An exported image is at most this many pixels on its longest side.
@@ -849,8 +918,9 @@ class GraphView(QGraphicsView):
     def zoom_level(self) -> float:
         return self.transform().m11()
 
-    #: Below this zoom, labels are unreadable: Fit and a first picture never go smaller.
-    READABLE_ZOOM = 0.5
+    #: Below this zoom, text is under :data:`MIN_TEXT_PIXELS` on screen: Fit and a first picture never go
+    #: smaller (a drawing wider than the view then scrolls sideways; it opens on its root).
+    READABLE_ZOOM = MIN_TEXT_PIXELS / min(LABEL_PIXELS, CAPTION_PIXELS)
     #: Small graphs are not blown up beyond this.
     LARGEST_FIT_ZOOM = 1.5
 
@@ -868,8 +938,8 @@ class GraphView(QGraphicsView):
             area = area.adjusted(0, 0, 0, -(self.legend.height() + 8))
         whole = min(area.width() / rect.width(), area.height() / rect.height())
         zoom = min(whole, self.LARGEST_FIT_ZOOM)
-        if zoom < self.READABLE_ZOOM:
-            zoom = min(max(area.width() / rect.width(), self.READABLE_ZOOM), self.LARGEST_FIT_ZOOM)
+        if zoom < self.READABLE_ZOOM:  # fitted by width, at most 100%: a chain would come out huge
+            zoom = min(max(area.width() / rect.width(), self.READABLE_ZOOM), max(1.0, self.READABLE_ZOOM))
         # Room to scroll on every side, so that the drawing can sit clear of the legend even
         # when it is smaller than the view (Qt centres a scene that fits and ignores centerOn).
         margin_x, margin_y = self.viewport().width() / zoom, self.viewport().height() / zoom
@@ -877,27 +947,53 @@ class GraphView(QGraphicsView):
         self.zoom_by(zoom / self.zoom_level())
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
         usable = area.height() / zoom  # the part above the legend, in scene units
+        x = rect.center().x()
+        if rect.width() * zoom > area.width():  # wider than the view: start from the root (the top row's first)
+            top = self._layout.layers[0] if self._layout is not None and self._layout.layers else ()
+            roots = sorted(self._layout.positions[n][0] for n in top if n in self._layout.positions)
+            if roots:
+                x = min(max(roots[0], rect.left() + visible.width() / 2), rect.right() - visible.width() / 2)
         if usable >= rect.height():  # all of it fits: its top at the top of the usable part
-            self.centerOn(rect.center().x(), rect.top() - (usable - rect.height()) / 2 + visible.height() / 2)
+            self.centerOn(x, rect.top() - (usable - rect.height()) / 2 + visible.height() / 2)
         else:
-            self.centerOn(rect.center().x(), rect.top() + visible.height() / 2)
+            self.centerOn(x, rect.top() + visible.height() / 2)
+        self._fitted = True
         self._update_minimap_visibility()
 
     def initial_view(self) -> None:
-        """The first picture: :meth:`fit`."""
+        """The first picture: :meth:`fit`, fitted again as the view grows or shrinks until the user zooms."""
         self.fit()
+
+    def user_zoom(self, factor: float) -> None:
+        """Zoom because the user asked (wheel, keys, View menu): the view stops re-fitting on resize."""
+        self._fitted = False
+        self.zoom_by(factor)
+
+    @property
+    def fitted(self) -> bool:
+        """Whether the view shows Fit's picture (and fits again on resize): no zoom by the user since."""
+        return self._fitted
+
+    def restore_zoom(self, zoom: float, *, fitted: bool) -> None:
+        """Back to an earlier ``zoom`` (a redraw, a reopened session); ``fitted``: whether it was Fit's."""
+        self.zoom_by(zoom / max(self.zoom_level(), 1e-9))
+        self._fitted = fitted
+
+    def smallest_text_pixels(self) -> float:
+        """The size on screen, in pixels, of the smallest text drawn now (labels and value captions)."""
+        return self.zoom_level() * min(LABEL_PIXELS, CAPTION_PIXELS)
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
         steps = event.angleDelta().y() / 120.0
         if steps:
-            self.zoom_by(1.2 ** steps)
+            self.user_zoom(1.2 ** steps)
         event.accept()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
         if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
-            self.zoom_by(1.25)
+            self.user_zoom(1.25)
         elif event.matches(QKeySequence.StandardKey.ZoomOut) or event.key() == Qt.Key.Key_Minus:
-            self.zoom_by(0.8)
+            self.user_zoom(0.8)
         elif event.key() == Qt.Key.Key_F:
             self.fit()
         else:  # the arrows and Escape are Graph > Go To's shortcuts, bound to this view (window_menus)

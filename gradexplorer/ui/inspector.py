@@ -374,6 +374,7 @@ class Inspector(QScrollArea):
             box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         outer.addStretch(1)
         self._attrs: dict | None = None
+        self._node_id: str | None = None
         self._passes: tuple = ()
         self._checks: tuple = ()
         self._line: int | None = None
@@ -392,6 +393,7 @@ class Inspector(QScrollArea):
         shows (the gradient section opens on it when the node has it).
         """
         self._attrs = attrs
+        self._node_id = node_id
         self._passes = tuple(passes)
         self._checks = tuple(checks)
         self._label_rows(("Kind", "Names", "Created", "Tensor"), box=False)
@@ -542,8 +544,10 @@ class Inspector(QScrollArea):
             head = p.error.splitlines()[0]
             head = head if len(head) <= 120 else head[:117].rstrip() + "..."
             reached = flow is not None or (step is not None and step.delivered is not None)
+            here = p.raised_at is not None and p.raised_at == self._node_id
             status = (f"This pass raised{f' at {p.source.where()}' if p.source is not None else ''}: {head}. "
-                      + ("What reached this node before the error is shown." if reached else
+                      + ("It raised while running this node: its gradient had arrived (shown), it sent none on."
+                         if here else "What reached this node before the error is shown." if reached else
                          "It raised before reaching this node."))
         self.pass_status.setText(status)
         self.pass_status.setStyleSheet("color: #b00020" if status else "")

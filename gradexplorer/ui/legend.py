@@ -32,11 +32,24 @@ NAN_RED = "#d1242f"
 #: Unknown gradient (never reached the node, or no backward pass).
 NO_GRAD_GREY = "#d0d7de"
 
+#: Fill colours per node kind (light palette, dark palette): the drawing and the legend share them.
+KIND_FILLS = {
+    "leaf": ("#d8f3dc", "#1e4d2b"),
+    "op": ("#e3ecf7", "#22344a"),
+    "root": ("#ffe5c2", "#5a3a12"),
+    "custom": ("#eadcf8", "#3d2a57"),
+}
+#: A module box's fill: neutral, so that it is never read as a node kind (green leaf, orange root, blue op,
+#: purple custom Function); its structure shows as a band of colour down its left side instead.
+BOX_FILL, BOX_FILL_DARK = "#f2f3f5", "#2d333b"
+
+# The legend's lines are short (its width decides how much of the drawing it could cover); the tooltip and
+# the README say more.
 _KIND_SWATCHES = (
-    ("leaf", "#d8f3dc", "leaf (AccumulateGrad: a parameter or input)"),
-    ("op", "#e3ecf7", "operation (a backward node)"),
-    ("root", "#ffe5c2", "root (what .backward() started from)"),
-    ("custom", "#eadcf8", "custom autograd.Function"),
+    ("leaf", KIND_FILLS["leaf"][0], "leaf (a parameter or input)"),
+    ("op", KIND_FILLS["op"][0], "operation (a backward node)"),
+    ("root", KIND_FILLS["root"][0], "root (.backward() started here)"),
+    ("custom", KIND_FILLS["custom"][0], "custom autograd.Function"),
 )
 
 
@@ -80,8 +93,8 @@ def paint_nan_tag(painter: QPainter, rect: QRectF) -> None:
 
 def legend_texts(mode: str) -> list[str]:
     """Every line the legend shows for a colouring mode (tests and exports read these)."""
-    common = ["hooks registered (gold border)", "NaN/Inf inside (red border, NaN tag)",
-              "no gradient reached it (dashed, faded)", "module box (double border; ×N: repeated blocks)"]
+    common = ["hooks registered (gold border)", "NaN/Inf inside (red border, tag)",
+              "no gradient reached it (faded)", "module box (colour band per structure)"]
     if mode == "grad_norm":
         return [f"gradient norm, fixed log scale 1e{LOG_LOW} … 1e+{LOG_HIGH}", "no gradient known (grey)", *common]
     return [text for _, _, text in _KIND_SWATCHES] + common
@@ -147,24 +160,29 @@ def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str,
         y += _ROW
         marks = [(QColor(NO_GRAD_GREY), QPen(QColor("#7f8c9d"), 1.0), texts[1])]
     else:
-        marks = [(QColor(fill), QPen(QColor("#7f8c9d"), 1.0), text) for _, fill, text in _KIND_SWATCHES]
+        marks = [(QColor(KIND_FILLS[kind][dark]), QPen(QColor("#7f8c9d"), 1.0), text)
+                 for kind, _, text in _KIND_SWATCHES]
     hooked = QPen(QColor("#c9a227"), 2.5)
     nan = QPen(QColor(NAN_RED), 3.0)
     dashed = QPen(QColor("#7f8c9d"), 1.0, Qt.PenStyle.DashLine)
-    plain = QColor("#e3ecf7")
+    plain = QColor(KIND_FILLS["op"][dark])
     faded = QColor(plain)
     faded.setAlpha(150)
+    box_pen = QPen(QColor("#8b949e" if dark else "#57606a"), 2.0)
     marks += [(plain, hooked, texts[-4]), (plain, nan, texts[-3]), (faded, dashed, texts[-2]),
-              (QColor("#dfe7fd"), QPen(QColor("#57606a"), 2.0), texts[-1])]
+              (QColor(BOX_FILL_DARK if dark else BOX_FILL), box_pen, texts[-1])]
     for fill, pen, text in marks:
         box = swatch.translated(x, y + 2)
         painter.setPen(pen)
         painter.setBrush(fill)
         painter.drawRoundedRect(box, 3, 3)
-        if text == texts[-1]:  # the module box's double border
+        if text == texts[-1]:  # the module box's double border and a structure's band
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(QPen(QColor("#57606a"), 1.0))
+            painter.setPen(QPen(box_pen.color(), 1.0))
             painter.drawRoundedRect(box.adjusted(2, 2, -2, -2), 2, 2)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor("#bf3989"))
+            painter.drawRect(QRectF(box.left() + 3, box.top() + 3, 3, box.height() - 6))
         painter.setPen(text_colour)
         painter.drawText(QRectF(x + _SWATCH_COLUMN, y, width - _SWATCH_COLUMN - 2 * _PAD, _ROW),
                          Qt.AlignmentFlag.AlignVCenter, text)
@@ -173,7 +191,7 @@ def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str,
 
 
 class LegendWidget(QWidget):
-    """The legend in the graph view's corner; it follows the colouring mode."""
+    """The legend in a corner of the graph view that covers no box; it follows the colouring mode."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -182,6 +200,8 @@ class LegendWidget(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.mode = "kind"
         self.dark = False
+        #: The view's corner it sits in: the first that covers no box (``GraphView._place_overlays``).
+        self.corner = "bottom-left"
         self.resize(legend_size(self.mode))
 
     def set_mode(self, mode: str, *, dark: bool = False) -> None:

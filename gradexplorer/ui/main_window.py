@@ -56,7 +56,7 @@ from ..core.analysis.grouping import (
 )
 from ..core.analysis.modules import audit_rows
 from ..core.analysis.passes import default_pass
-from ..core.analysis.query import FILTERS, filter_nodes, first_nonfinite, search_nodes
+from ..core.analysis.query import FILTERS, filter_nodes, first_new_nan, first_nonfinite, nonfinite_kind, search_nodes
 from ..core.analysis.verify import verify_node
 from ..core.io.session import SESSION_SUFFIX, Session, ViewState, load_session, not_a_regular_file, save_session, write_atomic
 from ..resources import read_example
@@ -64,6 +64,7 @@ from .capture_retirer import CaptureRetirer
 from .console import Console, ConsolePane
 from .editor import CodeEditor
 from .gradient_flow_pane import GradientFlowPane
+from .plots_pane import PlotsPane
 from .graph_navigator import GraphNavigator
 from .graph_view import GraphView
 from .idle_collector import IdleCollector
@@ -133,6 +134,7 @@ class MainWindow(QMainWindow):
         self.tensors_pane = TensorsPane()
         self.modules_pane = ModulesPane()
         self.gradient_flow_pane = GradientFlowPane()
+        self.plots_pane = PlotsPane()
 
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.sources)
@@ -160,6 +162,7 @@ class MainWindow(QMainWindow):
         self.bottom_tabs.addTab(self.tensors_pane, "Tensors")
         self.bottom_tabs.addTab(self.modules_pane, "Modules")
         self.bottom_tabs.addTab(self.gradient_flow_pane, "Gradient flow")
+        self.bottom_tabs.addTab(self.plots_pane, "Plots")
         bottom_dock = QDockWidget("Tensors and modules", self)
         bottom_dock.setObjectName("bottom_dock")
         bottom_dock.setWidget(self.bottom_tabs)
@@ -326,6 +329,7 @@ class MainWindow(QMainWindow):
         self.tensors_pane.clearSelection()
         self.modules_pane.show_audits(())
         self.gradient_flow_pane.show_flows((), [])
+        self._show_figures(())
         self.search_box.clear()
         self._show_filter("all", None)
 
@@ -411,7 +415,7 @@ class MainWindow(QMainWindow):
             # Through show_nodes: a node inside a folded module box opens the boxes that hide it.
             self.show_nodes([session.view.selected_node])
         if session.view.zoom:
-            self.graph_view.zoom_by(session.view.zoom / max(self.graph_view.zoom_level(), 1e-6))
+            self.graph_view.restore_zoom(session.view.zoom, fitted=False)
 
     def current_session(self) -> Session:
         """The work as a session: the editor's code, the last capture, the view state."""
@@ -827,12 +831,19 @@ class MainWindow(QMainWindow):
         self.tensors_pane.show_explanations(cap.explanations)
         self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules))
         self.gradient_flow_pane.show_flows(*(result.flow if result.flow is not None else flow_of(cap)))
+        self._show_figures(cap.figures)
         self.last_gui_seconds = time.perf_counter() - started
         self.editor.set_error_line(cap.error.program_line if cap.error is not None else None)
         if cap.error is not None:
             self.console.append_message(cap.error.traceback, error=True)
         for sentence in cap.restored:  # what the program changed in the process, put back
             self.console.append_message(f"gradexplorer: {sentence}")
+
+    def _show_figures(self, figures) -> None:
+        """The Plots tab: the program's matplotlib figures, their count in the tab's name."""
+        self.plots_pane.show_figures(figures)
+        index = self.bottom_tabs.indexOf(self.plots_pane)
+        self.bottom_tabs.setTabText(index, f"Plots ({len(figures)})" if figures else "Plots")
 
     def _on_runs_returned(self, result: CaptureResult) -> None:
         cap = result.capture
@@ -942,7 +953,7 @@ class MainWindow(QMainWindow):
         """Draw the capture again with another set of collapsed modules, keeping the zoom."""
         if self.result is None:
             return
-        zoom = self.graph_view.zoom_level()
+        zoom, fitted = self.graph_view.zoom_level(), self.graph_view.fitted
         cap, graph = self.result.capture, self.result.shown_graph
         prepared = self._view_job("redisplay", lambda: prepare_view(cap, frozenset(collapsed), graph=graph))
         if prepared is None:
@@ -950,7 +961,7 @@ class MainWindow(QMainWindow):
         display, layout = prepared
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
         self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
-        self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
+        self.graph_view.restore_zoom(zoom, fitted=fitted)
         self._update_navigator()
 
     def set_pass(self, index: int | None) -> None:
@@ -983,7 +994,7 @@ class MainWindow(QMainWindow):
         if self.result is None or self.result.display is None:
             return
         cap, graph = self.result.capture, self.result.shown_graph
-        zoom = self.graph_view.zoom_level()
+        zoom, fitted = self.graph_view.zoom_level(), self.graph_view.fitted
         old_display, old_layout = self.result.display, self.result.layout
 
         def expand():
@@ -996,7 +1007,7 @@ class MainWindow(QMainWindow):
         display, layout = prepared
         self.result = dataclasses.replace(self.result, display=display, layout=layout)
         self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
-        self.graph_view.zoom_by(zoom / max(self.graph_view.zoom_level(), 1e-9))
+        self.graph_view.restore_zoom(zoom, fitted=fitted)
         self._update_navigator()
 
         def inside(module: str) -> bool:  # exact paths: "model.1" holds "model.1.fc", not "model.10"
@@ -1167,21 +1178,45 @@ class MainWindow(QMainWindow):
         if self.result is None:
             return None
         graph = self.result.capture.graph
-        found = self._view_job("first-nonfinite", lambda: first_nonfinite(graph))
+
+        def find():
+            forward, backward = first_nonfinite(graph)
+            kind = nonfinite_kind(graph.nodes[forward]) if forward is not None else ""
+            # An Inf first (a -inf attention mask, on purpose): the first NaN its inputs did not have.
+            new_nan = first_new_nan(graph) if where == "forward" and kind == "Inf" else None
+            return forward, backward, kind, new_nan
+
+        found = self._view_job("first-nonfinite", find)
         if found is None:
             return None
-        forward, backward = found
+        forward, backward, kind, new_nan = found
         node_id = forward if where == "forward" else backward
         if node_id is None:
             self.status.setText(f"No NaN or Inf in the {where} pass")
             return None
+        earlier = ""
+        if new_nan is not None and new_nan != forward:
+            earlier = (f" (before it, {self._node_words(forward)} made Inf only, often on purpose, such as a "
+                       f"-inf attention mask: its NaN comes later)")
+            node_id = new_nan
         self.show_nodes([node_id])
         source = self.result.capture.graph.nodes[node_id].get("source")
         if source is not None:
             self.show_source(source.file or "", source.line)
-        line = f" at {source.where()}" if source is not None else ""
-        self.status.setText(f"First NaN/Inf in {where}: {node_id}{line}")
+        if earlier:
+            self.status.setText(f"First NaN in forward that its inputs did not have: {self._node_words(node_id)}"
+                                f"{earlier}")
+        else:
+            what = f" ({kind})" if where == "forward" and kind else ""
+            self.status.setText(f"First NaN/Inf in {where}: {self._node_words(node_id)}{what}")
         return node_id
+
+    def _node_words(self, node_id: str) -> str:
+        """``n12 SoftmaxBackward0 at line 6``: a node as the status bar names it."""
+        attrs = self.result.capture.graph.nodes[node_id]
+        source = attrs.get("source")
+        line = f" at {source.where()}" if source is not None else ""
+        return f"{node_id} {attrs.get('op', '')}{line}"
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API

@@ -17,7 +17,7 @@ __all__ = ["Minimap"]
 
 
 class Minimap(QWidget):
-    """The overview in the graph view's top-right corner (View > Show Minimap)."""
+    """The overview in a corner of the graph view, top-right unless that covers a box (View > Show Minimap)."""
 
     SIZE = QSize(160, 160)
 
@@ -30,6 +30,8 @@ class Minimap(QWidget):
         self._pixmap: QPixmap | None = None
         self._source = QRectF()  # the scene rectangle the pixmap shows
         self._target = QRectF()  # where the pixmap is drawn in this widget
+        #: The view's corner it sits in (``GraphView._place_overlays``).
+        self.corner = "top-right"
         self.resize(self.SIZE)
 
     def refresh(self) -> None:
@@ -60,7 +62,7 @@ class Minimap(QWidget):
                 colour.setAlpha(60)
             entry = by_colour.setdefault(colour.rgba(), (colour, []))
             entry[1].append(item._rect.translated(item.pos()))
-        painter.setPen(QPen(QColor("#57606a"), 0))
+        painter.setPen(QPen(QColor("#8b949e" if self.view._dark else "#57606a"), 0))
         for colour, rects in by_colour.values():
             painter.setBrush(colour)
             painter.drawRects(rects)
@@ -92,7 +94,8 @@ class Minimap(QWidget):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(QColor("#8c959f"), 1.0))
-        painter.setBrush(QColor(255, 255, 255, 245))
+        # The palette's background (dark or light), as the legend's.
+        painter.setBrush(QColor(22, 27, 34, 245) if self.view._dark else QColor(255, 255, 255, 245))
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
         if self._pixmap is not None:
             painter.drawPixmap(self._target.topLeft(), self._pixmap)

@@ -48,6 +48,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from ..core.analysis.gradient_flow import FlowWarning, ParameterFlow, flow_warnings, gradient_flow
 from ..core.analysis.grouping import DisplayGraph, display_graph, initial_collapse
 from ..core.analysis.layout import Layout, LayoutCancelled, layered_layout, replace_in_layout
+from ..core.analysis.layout_quality import drawing_of_layout, edges_through_boxes
 from ..core.analysis.modules import AuditRow, audit_rows
 from ..core.analysis.passes import default_pass, pass_graph
 from ..core.capture.run import Capture, capture, release_leftovers
@@ -149,11 +150,31 @@ def layout_display(graph, display: DisplayGraph, *, nodes=None, should_stop=None
 
 
 def expanded_layout(graph, old: DisplayGraph, old_layout: Layout, new: DisplayGraph, box: str) -> Layout:
-    """The layout after opening ``box``: only its content is laid out, the rest keeps its place."""
+    """The layout after opening ``box``: only its content is laid out and the rest keeps its place,
+    unless that would draw an edge through a box.
+
+    Putting the box's content where the box was keeps the user's bearings,
+    but the edges between that content and the rest have no waypoints then:
+    they can run straight through the boxes in between (the LSTM example's
+    ``model.cell``: 15 edges). A full layout routes them around every box, so
+    it is drawn instead whenever it draws fewer edges through boxes (the
+    README promises edges never go through boxes).
+    """
     fresh = [n for n in new.nodes if n not in old_layout.positions]
     if box not in old_layout.positions or not fresh:
         return layout_display(graph, new)
-    return replace_in_layout(old_layout, box, layout_display(graph, new, nodes=fresh))
+    kept = replace_in_layout(old_layout, box, layout_display(graph, new, nodes=fresh))
+    through = _edges_through_boxes(graph, new, kept)
+    if through == 0:
+        return kept
+    full = layout_display(graph, new)
+    return full if _edges_through_boxes(graph, new, full) < through else kept
+
+
+def _edges_through_boxes(graph, display: DisplayGraph, layout: Layout) -> int:
+    """How many of the display's edges this layout draws through a box (:mod:`..core.analysis.layout_quality`)."""
+    drawing = drawing_of_layout(layout, display.edges, lambda node_id: display_width(graph, display, node_id))
+    return edges_through_boxes(drawing)
 
 
 def prepare_view(cap: Capture, collapsed: frozenset[str] | None = None, *,

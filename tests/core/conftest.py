@@ -33,3 +33,16 @@ def node(cap, name):
     node_id = cap.node_named(name)
     assert node_id is not None, f"no node named {name!r}: {list(cap.graph.nodes(data='names'))}"
     return cap.graph.nodes[node_id]
+
+
+def capture_file_with_cli(folder, name: str, code: str, *output: str):
+    """Write ``code`` to ``folder/name`` and run ``gradexplorer capture`` on it with ``output``
+    (``"--json", path`` or ``"-o", path``), as a user at a terminal would; fails the test on a non-zero exit."""
+    import subprocess
+    import sys
+
+    program = folder / name
+    program.write_text(code, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "gradexplorer", "capture", str(program), *map(str, output)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

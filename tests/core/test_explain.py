@@ -116,6 +116,14 @@ TABLE = [
         loss = used * 3
         loss.backward()
     """),
+    ("graph_cut", "loss", """
+        w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        loss = (w.argmax() == 1).float()
+        try:
+            loss.backward()
+        except RuntimeError:
+            pass
+    """),
     ("grad_accumulated", "w", """
         w = torch.tensor(1.0, requires_grad=True)
         (w * 2).backward()
@@ -359,3 +367,53 @@ def test_a_second_name_is_explained_by_the_statement_that_bound_it(code, name, s
     assert namespace[name] is namespace[first]  # what makes it an alias, from a plain run
     exp = explanation(capture(code), name)
     assert exp.code == "alias" and says in exp.sentence, exp.sentence
+
+
+RAISING_STEP = textwrap.dedent("""\
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 4), nn.Sigmoid(), nn.Linear(4, 1))
+    x = torch.randn(2, 3)
+    h = net[1](net[0](x))
+    h.mul_(2)  # Sigmoid saved its output: backward raises there
+    loss = net[2](h).sum()
+    loss.backward()
+    """)
+
+
+def _plain_raising_step():
+    """The truth: the same step in plain PyTorch, a pre-hook on every node; which nodes ran, what .grad holds."""
+    from torch import nn
+
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 4), nn.Sigmoid(), nn.Linear(4, 1))
+    x = torch.randn(2, 3)
+    h = net[1](net[0](x))
+    h.mul_(2)
+    loss = net[2](h).sum()
+    reached = []
+    stack, seen = [loss.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        node.register_prehook(lambda grads, node=node: reached.append(node.name()))
+        stack.extend(n for n, _ in node.next_functions)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()
+    return reached, {name: p.grad for name, p in net.named_parameters()}
+
+
+def test_the_module_audit_blames_the_raising_pass_not_the_layer():
+    """A pass that raised before reaching ``net.0`` once made the audit say it "is not on the path from the
+    loss" and advise freezing it, while its explanation said ``pass_raised`` (issue 28)."""
+    reached, grads = _plain_raising_step()
+    assert "SigmoidBackward0" in reached and grads["0.weight"] is None and grads["2.weight"] is not None
+    cap = capture(RAISING_STEP)
+    warnings = {w.path: w for audit in cap.modules for w in audit.warnings}
+    for name in ("net.0.weight", "net.0.bias"):  # PyTorch left their .grad None: the pass raised first
+        assert warnings[name].code == "pass_raised", warnings[name]
+        assert "freeze" not in warnings[name].fix and "not on the path" not in warnings[name].message
+        assert "raised before reaching it" in warnings[name].message
+        assert explanation(cap, name).code == "pass_raised"
+    assert "net.2.weight" not in warnings  # PyTorch gave it a gradient before raising

@@ -14,7 +14,7 @@ import torch
 
 from gradexplorer import capture
 from gradexplorer.core.records.errors import CaptureStopped
-from gradexplorer.core.capture.process_state import interrupt_program_threads, program_threads
+from gradexplorer.core.capture.process_state import WATCHED_ATTRIBUTES, interrupt_program_threads, program_threads
 
 PROBE = textwrap.dedent("""
     import os, sys, warnings
@@ -27,6 +27,9 @@ PROBE = textwrap.dedent("""
     print("backward", torch.Tensor.backward.__qualname__, "call", nn.Module.__call__.__qualname__)
     print("stdout", type(sys.stdout).__name__, "x.grad", x.grad.tolist(), "y", y.grad_fn.name())
     print("linear", nn.Linear(2, 1)(torch.ones(1, 2)).grad_fn.name())
+    print("threads", torch.get_num_threads(), "argv", sys.argv, "path", sys.path[:3])
+    print("stderr", type(sys.stderr).__name__, "showwarning", warnings.showwarning.__qualname__)
+    print("hook", torch.Tensor.register_hook.__qualname__, "retain", torch.Tensor.retain_grad.__qualname__)
 """)
 
 CARELESS = {
@@ -41,6 +44,12 @@ CARELESS = {
     "deterministic algorithms": ("torch.use_deterministic_algorithms(True)\n", "use_deterministic_algorithms(True)"),
     "warnings filters": ("import warnings\nwarnings.simplefilter('ignore')\n", "warnings.simplefilter (line 2)"),
     "sys.stdout replaced": ("import sys, io\nsys.stdout = io.StringIO()\n", "sys.stdout"),
+    "sys.stderr replaced": ("import sys, io\nsys.stderr = io.StringIO()\n", "sys.stderr"),
+    "intra-op threads": ("torch.set_num_threads(1 if torch.get_num_threads() > 1 else 2)\n", "torch.set_num_threads("),
+    "sys.argv rewritten": ("import sys\nsys.argv[:] = ['x', '--flag']\n", "sys.argv"),
+    "sys.path extended": ("import sys\nsys.path.insert(0, '/nowhere')\n", "sys.path (added '/nowhere')"),
+    "warnings.showwarning replaced": ("import warnings\nwarnings.showwarning = print\n", "warnings.showwarning"),
+    "Tensor.register_hook patched": ("torch.Tensor.register_hook = lambda self, hook: None\n", "Tensor.register_hook"),
 }
 
 
@@ -56,6 +65,19 @@ def test_the_next_run_sees_a_fresh_process_and_the_change_is_named(name):
     assert after.stdout == fresh.stdout
     assert after.restored == ()
     assert torch.get_default_dtype() == torch.float32 and os.getcwd() == fresh_cwd()  # the test process too
+
+
+_OWNERS = {torch.Tensor: "torch.Tensor", torch.autograd: "torch.autograd", torch.nn.Module: "torch.nn.Module"}
+
+
+@pytest.mark.parametrize("owner, name", WATCHED_ATTRIBUTES, ids=[f"{_OWNERS[o]}.{n}" for o, n in WATCHED_ATTRIBUTES])
+def test_every_watched_attribute_comes_back_and_is_named(owner, name):
+    """Each attribute the restore claims to watch: patched by a program, named, and the original back."""
+    before = getattr(owner, name)
+    careless = capture(f"{_OWNERS[owner]}.{name} = lambda *args, **kwargs: None\n")
+    assert getattr(owner, name) is before or getattr(owner, name) == before
+    assert any(f".{name};" in sentence and "original is back" in sentence for sentence in careless.restored), \
+        careless.restored
 
 
 def fresh_cwd():
@@ -97,3 +119,33 @@ def test_filters_a_module_adds_on_its_first_import_are_undone_without_blaming_th
     cap = capture("import warnings\n# a library's first import adds a filter, the program does not\n"
                   "warnings.filters.insert(0, ('ignore', None, UserWarning, None, 0))\n")
     assert cap.restored == () and list(warnings.filters) == before
+
+
+def test_a_thread_that_takes_the_ident_of_one_that_ended_is_still_named():
+    """A thread alive when the run started ends during it; the program's thread then gets its ident (glibc
+    reuses a finished thread's stack): it once went unnamed, taken for the one that ran before."""
+    done = threading.Event()
+    helper = threading.Thread(target=done.wait, name="helper-before-the-run")
+    helper.start()
+    import builtins
+
+    builtins._gx_test_helper = (done, helper)  # the program ends the helper, then starts its own thread
+    try:
+        cap = capture(textwrap.dedent("""
+            import builtins, threading, time
+            done, helper = builtins._gx_test_helper
+            old_ident = helper.ident
+            done.set()
+            helper.join()
+            def spin():
+                while True:
+                    time.sleep(0.01)
+            worker = threading.Thread(target=spin, name="reuser")
+            worker.start()
+            print(worker.ident == old_ident)
+        """))
+        assert cap.ok, cap.error
+        assert any("'reuser' running" in sentence for sentence in cap.restored), (cap.stdout, cap.restored)
+    finally:
+        del builtins._gx_test_helper
+        interrupt_program_threads(CaptureStopped)

@@ -166,6 +166,9 @@ def test_a_prefaulted_heap_does_not_grow_from_fragmentation_alone(monkeypatch):
 
 @needs_glibc_heap
 def test_a_memory_limit_below_the_prefault_still_holds(monkeypatch):
+    # An earlier isolated run's threads (its statistics, its reader) may still be setting _last_need and
+    # starting a spare: wait for them first, or they rewrite what this test sets (a flake in random order).
+    wait_for_spare()
     monkeypatch.setattr(engine, "_last_need", 1536 * 2**20)
     engine.discard_spare()
     engine._start_spare()

@@ -24,6 +24,8 @@ from gradexplorer.core.io.session import (
 from gradexplorer.core.io.capture_json import capture_to_dict
 from gradexplorer.resources import example_paths, read_example
 
+from .conftest import capture_file_with_cli
+
 
 def _comparable(doc):
     doc = dict(doc)
@@ -506,3 +508,21 @@ def test_a_root_node_is_an_op_with_is_root_and_older_files_saying_root_read_the_
     reopened = read_session_text(json.dumps(doc)).capture
     assert reopened.graph.nodes[reopened.node_named("e")]["kind"] == "op"
     assert node_role(reopened.graph.nodes[reopened.node_named("e")]) == "root"
+
+
+def test_a_capture_json_with_named_bool_tensors_opens(tmp_path):
+    """``capture --json`` of a program with a bool mask once failed to open ("stats should be a number"),
+    though the README says these documents open; the values read back are the program's own."""
+    out = tmp_path / "masks.json"
+    capture_file_with_cli(tmp_path, "masks.py", "small = torch.tensor([True, False, True])\n"
+                          "big = torch.arange(300) % 3 == 0\nw = torch.ones(3, requires_grad=True)\n"
+                          "(w * small).sum().backward()\n", "--json", out)
+    cap = load_session(out).capture
+    plain = {"small": torch.tensor([True, False, True]), "big": torch.arange(300) % 3 == 0}
+    for name, truth in plain.items():
+        info = next(i for i in cap.tensors if name in i.names)
+        assert info.value.dtype == "bool"
+        assert info.value.stats.head[:3] == tuple(truth[:3].tolist())
+        assert info.value.stats.mean == pytest.approx(truth.double().mean().item())
+        if info.value.data is not None:
+            assert torch.equal(info.value.data, truth)

@@ -89,3 +89,34 @@ def test_tensors_pane_paints_problems_red_and_harmless_rows_grey(qtbot, window):
     assert _is_grey(painted_text_colour(qtbot, pane, model.index(row["x"], 1)))
     plain = painted_text_colour(qtbot, pane, model.index(row["bn.weight"], 1))  # fine: the palette's own text colour
     assert not _is_red(plain) and not _is_grey(plain)
+
+
+def test_the_modules_tab_warns_about_a_frozen_layer_with_the_line_that_froze_it(qtbot, window):
+    window.editor.setPlainText("model = nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1))\n"
+                               "model[0].requires_grad_(False)\n"
+                               "model(torch.ones(4, 2)).sum().backward()\n")
+    run_and_wait(qtbot, window)
+    pane = window.modules_pane
+    window.bottom_tabs.setCurrentWidget(pane)
+    qtbot.waitExposed(pane)
+    texts = pane.warning_texts()
+    frozen = next(text for text in texts if text.startswith("⚠ frozen_parameters"))
+    assert "`model.0` is frozen by `model[0].requires_grad_(False)` at line 2" in frozen
+    assert "`weight`, `bias`" in frozen
+    row = next(i for i, r in enumerate(pane.audit.rows) if r.path == "model.0.weight")
+    assert _is_red(painted_text_colour(qtbot, pane, pane.audit.index_of_row(row)))  # stands out, painted
+    trained = next(i for i, r in enumerate(pane.audit.rows) if r.path == "model.1.weight")
+    assert not _is_red(painted_text_colour(qtbot, pane, pane.audit.index_of_row(trained)))
+
+
+def test_the_node_a_pass_raised_in_shows_the_gradient_it_was_handed(qtbot, window):
+    """Its gradient is there (what a pre-hook sees in plain PyTorch: 3 per element, from `out = s * 3`), and
+    the inspector says the pass raised while running it, not "before reaching this node" (issue 28)."""
+    window.editor.setPlainText("w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)\ns = torch.sigmoid(w)\n"
+                               "out = s * 3\ns.detach().mul_(2)\nout.sum().backward()\n")
+    result = run_and_wait(qtbot, window)
+    assert result.capture.error is not None
+    click_node(qtbot, window, "s")
+    inspector = window.inspector
+    assert "It raised while running this node" in inspector.pass_status.text()
+    assert "min 3  max 3" in inspector.gradient_text(), inspector.gradient_text()

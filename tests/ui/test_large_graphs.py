@@ -2,6 +2,8 @@
 
 import textwrap
 
+import torch
+
 from PySide6.QtCore import Qt
 
 from tests.programs import MODEL
@@ -90,6 +92,36 @@ def test_jump_to_first_nan_selects_the_op_and_its_line(qtbot, window):
     assert "First NaN/Inf in forward" in window.status.text() and "line 3" in window.status.text()
     window.nan_backward_action.trigger()
     assert window.result.capture.graph.nodes[window.graph_view.selected_node()]["names"] == ("bad",)
+
+
+MASKED_ATTENTION = """\
+torch.manual_seed(0)
+q = torch.randn(2, 4, requires_grad=True)
+k = torch.randn(3, 4)
+scores = q @ k.T
+mask = torch.tensor([[False, True, True], [True, True, True]])  # the second query may see no key
+masked = scores.masked_fill(mask, float("-inf"))
+weights = torch.softmax(masked, dim=-1)
+loss = weights.nansum()
+loss.backward()
+"""
+
+
+def test_first_nan_skips_an_intentional_minus_inf_mask_for_the_softmax(qtbot, window):
+    """The first non-finite value of a masked attention is the -inf fill, on purpose; the NaN to find is the
+    softmax of a row that is all -inf (issue 28). The truth is a plain PyTorch run of the same program."""
+    namespace = {"torch": torch}
+    exec(MASKED_ATTENTION, namespace)
+    assert torch.isinf(namespace["masked"]).any() and not torch.isnan(namespace["masked"]).any()
+    assert torch.isnan(namespace["weights"]).any()
+    window.editor.setPlainText(MASKED_ATTENTION)
+    run_and_wait(qtbot, window)
+    window.nan_forward_action.trigger()
+    attrs = window.result.capture.graph.nodes[window.graph_view.selected_node()]
+    assert attrs["op"] == "SoftmaxBackward0" and attrs["names"] == ("weights",)
+    assert window.editor.current_line() == 7
+    status = window.status.text()
+    assert "did not have" in status and "MaskedFillBackward0 at line 6 made Inf only" in status, status
 
 
 def test_colour_by_gradient_norm_and_histogram(qtbot, window):

@@ -19,7 +19,7 @@ from tests.programs import MODEL
 
 from gradexplorer.core.analysis.grouping import GROUP_PREFIX
 from gradexplorer.resources import read_example
-from gradexplorer.ui.graph_view import GroupItem
+from gradexplorer.ui.graph_view import FAMILY_BANDS, GroupItem
 from gradexplorer.ui.legend import legend_texts, norm_colour
 
 from .conftest import run_and_wait
@@ -306,3 +306,87 @@ def test_the_gradient_flow_chart_is_drawn_only_when_its_tab_is_shown(qtbot, wind
     assert not pane.isVisible() and pane.series == [] and len(pane.flows) == 4  # stored, not drawn
     window.bottom_tabs.setCurrentWidget(pane)
     assert len(pane.series) == 3  # drawn when shown: one line per pass
+
+
+def test_module_boxes_are_painted_apart_from_node_kinds(qtbot, window):
+    """A box's fill is never a node kind's (encoder layers once came out purple, "custom Function");
+    boxes of one structure share the band down their left side (issue 27)."""
+    from gradexplorer.ui.legend import _KIND_SWATCHES
+
+    window.example_actions["10_transformer_training"].trigger()
+    run_and_wait(qtbot, window)
+    view = window.graph_view
+    image = view.viewport().grab().toImage()
+    kinds = {QColor(fill).rgb() for _, fill, _ in _KIND_SWATCHES}
+    bands = {}
+    for layer in ("model.layers.0", "model.layers.1"):
+        item = view.items_by_id[GROUP_PREFIX + layer]
+        view.centerOn(item)
+        image = view.viewport().grab().toImage()
+        rect = view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        counts: dict[int, int] = {}  # the fill is the commonest colour inside the box
+        for x in range(rect.left() + 14, rect.right() - 6, 2):
+            for y in range(rect.top() + 6, rect.bottom() - 6):
+                rgb = image.pixelColor(x, y).rgb()
+                counts[rgb] = counts.get(rgb, 0) + 1
+        fill = QColor.fromRgb(max(counts, key=counts.get))
+        assert fill.rgb() not in kinds and fill.hsvSaturation() < 30, fill.name()  # neutral, not a kind's colour
+        band = max((image.pixelColor(x, rect.center().y()) for x in range(rect.left() + 3, rect.left() + 14)),
+                   key=lambda c: c.hsvSaturation())
+        assert band.hsvSaturation() > 100  # a strong band of colour on the left: the box's structure
+        assert band.name() == FAMILY_BANDS[item.group.family % len(FAMILY_BANDS)]
+        bands[layer] = (item.group.family, band.name())
+    families = {family for family, _ in bands.values()}
+    assert len(set(bands.values())) == len(families)  # one band per structure
+    assert any("colour band per structure" in text for text in legend_texts("kind"))
+
+
+def drawn_edge_lines(view) -> list[list[tuple[float, float]]]:
+    """The edges as they are drawn: the curves of the painted edge items, flattened to polylines.
+
+    Each edge is painted as two subpaths, its curve and its arrowhead (a closed
+    triangle); the curves are kept, in scene coordinates.
+    """
+    lines = []
+    for item in view._edge_items:
+        for polygon in item.path().toSubpathPolygons():
+            points = [(polygon.at(i).x(), polygon.at(i).y()) for i in range(polygon.size())]
+            if len(points) <= 4 and points[0] == points[-1]:
+                continue  # an arrowhead
+            lines.append([item.mapToScene(x, y).toTuple() for x, y in points])
+    return lines
+
+
+def drawn_edges_through_boxes(view) -> tuple[int, int]:
+    """``(edges drawn, edges drawn through a box other than their two ends)``, from the painted items."""
+    from gradexplorer.core.analysis.layout_quality import drawing_from_points, edges_through_boxes
+
+    rects = {node_id: item.mapRectToScene(item._rect) for node_id, item in view.items_by_id.items()}
+
+    def box_at(x: float, y: float) -> str:  # the box an edge starts below or ends above
+        near = [n for n, r in rects.items() if r.adjusted(-2, -8, 2, 8).contains(x, y)]
+        assert len(near) == 1, (x, y, near)
+        return near[0]
+
+    lines = {}
+    for points in drawn_edge_lines(view):
+        lines[(box_at(*points[0]), box_at(*points[-1]))] = points
+    drawing = drawing_from_points({n: r.center().toTuple() for n, r in rects.items()},
+                                  {n: (r.width(), r.height()) for n, r in rects.items()}, lines)
+    return len(lines), edges_through_boxes(drawing)
+
+
+def test_opening_a_box_draws_no_edge_through_a_box(qtbot, window):
+    """Opening ``model.cell`` of the LSTM once drew 15 edges straight through other boxes, though a full
+    redraw routes them all around (issue 27); read from the painted edges, not from the layout."""
+    window.example_actions["12_lstm_unrolled"].trigger()
+    run_and_wait(qtbot, window)
+    view = window.graph_view
+    drawn, through = drawn_edges_through_boxes(view)
+    assert drawn == len(window.result.display.edges) > 0 and through == 0
+    for box in ("model.cell", "model.head"):
+        window.expand_group(box)
+        assert GROUP_PREFIX + box not in view.items_by_id
+        drawn, through = drawn_edges_through_boxes(view)
+        assert drawn == len(window.result.display.edges) > 0
+        assert through == 0, f"{through} edges through boxes after opening {box}"

@@ -45,6 +45,8 @@ REASONS: dict[str, Reason] = {
     "view_no_grad": Reason("problem", "a view made with grad mode off: no grad_fn; in-place edits with grad mode on raise"),
     "view": Reason("ok", "a view of another tensor; gradients reach the base through it"),
     "integer_dtype": Reason("note", "an integer or bool tensor: cannot require grad"),
+    "graph_cut": Reason("problem", "computed from a tensor that requires grad through a step with no derivative "
+                                   "(argmax, a comparison, sampling, .item(), NumPy): no graph leads back"),
     "no_requires_grad": Reason("note", "a tensor that never asked for gradients: a constant to autograd (input data)"),
     "buffer": Reason("note", "a module buffer (running statistics): updated outside autograd"),
     "gradient_tensor": Reason("note", "a gradient a hook kept: gradients need no gradient"),
@@ -149,6 +151,98 @@ def _pass_roots(capture) -> str:
     return "; ".join(parts)
 
 
+#: Why a step gives its result no graph, by op (:class:`~gradexplorer.core.capture.run.CutRecord`).
+_CUT_WHY = {
+    **dict.fromkeys(("argmax", "argmin", "argsort", "argwhere", "nonzero", "bucketize", "searchsorted"),
+                    "its result is an index (integers carry no gradient)"),
+    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+                     "logical_and", "logical_or", "logical_not", "logical_xor", "isclose", "isnan", "isinf",
+                     "isfinite", "equal"),
+                    "a comparison's result is true/false (it has no derivative)"),
+    **dict.fromkeys(("multinomial", "bernoulli", "poisson", "randint_like", "sample"),
+                    "sampling has no derivative (a distribution's rsample() has one where it exists)"),
+    "detach": "detach() cuts the graph on purpose",
+    **dict.fromkeys(("item", "tolist", "__float__", "__int__", "__bool__"),
+                    "the value left autograd as a Python number, which carries no graph"),
+    "numpy": "the value left autograd as a NumPy array, which carries no graph",
+}
+#: Steps after which a classification loss is the usual fix.
+_CLASSIFY_STEPS = frozenset(("argmax", "argmin", "eq", "ne", "__eq__", "__ne__", "gt", "lt", "__gt__", "__lt__"))
+
+
+def _cut_why(cut) -> str:
+    why = _CUT_WHY.get(cut.op)
+    if why is not None:  # sampling runs under no_grad inside torch.distributions: the step is the reason
+        return why
+    if not cut.grad_enabled:
+        return "grad mode was off there (torch.no_grad() or set_grad_enabled(False))"
+    return "PyTorch defines no derivative for it"
+
+
+def _cut_from(cut) -> str:
+    if cut.from_names:
+        return cut.from_names[0]
+    if cut.from_source is not None and cut.from_source.text:
+        return f"the result of `{cut.from_source.text}`"
+    return "a tensor that requires grad"
+
+
+def _told_cut(capture, info) -> bool:
+    """Whether ``info.cut`` is worth telling: a step with no derivative (or a known one, such as sampling,
+    which runs under no_grad inside torch.distributions); a plain op under ``no_grad`` is told as such by the
+    ``no_grad`` explanation of what it made, and an escape only for the root of a pass that raised."""
+    cut = info.cut
+    if cut is None or not (cut.grad_enabled or cut.op in _CUT_WHY):
+        return False
+    return not cut.escaped or _failed_backward_on(capture, info.name) is not None
+
+
+def _cut_reason(capture, info):
+    """``graph_cut`` for a tensor with no graph that was computed from one that requires grad, or None.
+
+    A value that left autograd as a Python number (``.item()``) cannot be
+    followed back: that guess is told only for the root of a pass that raised
+    "does not require grad", where the user surely expected a graph.
+    """
+    cut, name = info.cut, info.name
+    if not _told_cut(capture, info):
+        return None
+    failed = _failed_backward_on(capture, name)
+    leaves = ", ".join(cut.leaves) or _cut_from(cut)
+    if cut.escaped:
+        text = f" (`{cut.source.text}`)" if cut.source is not None and cut.source.text else ""
+        sentence = (f"{name} does not require grad: it was made from Python numbers, and the last value that left "
+                    f"autograd before it was .{cut.op}(){_at(cut.source)}{text}, of a tensor computed from "
+                    f"{leaves}. If {name} was computed from that number, the graph was cut there: "
+                    f"{_cut_why(cut)}.")
+    else:
+        sentence = (f"{name} does not require grad: it was computed from {_cut_from(cut)} through `{cut.op}`"
+                    f"{_at(cut.source)}, and {_cut_why(cut)}, so no graph leads from {name} back to {leaves}.")
+    if failed is not None:
+        fix = (" (for a classification loss: cross_entropy on the scores, not argmax and ==)"
+               if cut.op in _CLASSIFY_STEPS else "")
+        sentence += (f" That is why {name}.backward() raised{_at(failed.source)}. Calling {name}.requires_grad_() "
+                     f"would only hide the error: {leaves} would still get no gradient. Compute {name} with "
+                     f"differentiable ops{fix}.")
+    return "graph_cut", sentence, cut.source if cut.source is not None and cut.source.line else _line(info.origin)
+
+
+def _cut_behind(capture, name: str, line):
+    """``graph_cut`` for a leaf that requires grad and is behind the cut of a tensor computed from it, or None."""
+    cuts = [i for i in capture.tensors if i.cut is not None and name in i.cut.leaves and _told_cut(capture, i)]
+    if not cuts:
+        return None
+    info = next((i for i in cuts if _failed_backward_on(capture, i.name) is not None), cuts[-1])
+    cut = info.cut
+    how = (f"through .{cut.op}(){_at(cut.source)}, where the value left autograd" if cut.escaped
+           else f"through `{cut.op}`{_at(cut.source)}, and {_cut_why(cut)}")
+    failed = _failed_backward_on(capture, info.name)
+    tail = f" That is why {info.name}.backward() raised{_at(failed.source)}." if failed is not None else ""
+    return ("graph_cut",
+            f"{name} requires grad and {info.name} was computed from it, but {how}: no gradient can flow back "
+            f"through that step, so {name}.grad stayed None.{tail}", line)
+
+
 def _op_of(capture, node_id: str) -> str:
     attrs = capture.graph.nodes.get(node_id) if capture.graph is not None else None
     return attrs["op"].rsplit("::", 1)[-1] if attrs else "unnamed"
@@ -200,6 +294,11 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
             p = returned[-1]
             slot = next(i for i, (r, _) in enumerate(p.inputs) if r == node)
             value = p.results[slot] if slot < len(p.results) else None
+            if value is None:  # allow_unused=True: there is no gradient to accumulate anywhere
+                return ("grad_returned",
+                        f"{_pass_name(p)} was asked for {name}'s gradient and returned None (allow_unused=True): "
+                        f"{name} is not on the graph of its outputs, so no gradient exists for it; "
+                        f"loss.backward() would not give it one either. {name}.grad is {_value(info.grad)}.", line)
             return ("grad_returned",
                     f"{_pass_name(p)} returned {name}'s gradient ({_value(value)}) instead of adding it to .grad: "
                     f"torch.autograd.grad never touches .grad, so {name}.grad is {_value(info.grad)}. "
@@ -228,6 +327,9 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
                     f"{name} is on the graph of {_pass_name(p)}, but no gradient arrived (the ops between the loss and "
                     f"{name} sent none: a non-differentiable step, or a hook that returned a zero/None gradient "
                     f"upstream), so its .grad stayed None.", line)
+        cut = _cut_behind(capture, name, line)
+        if cut is not None:
+            return cut
         return ("leaf_unreachable",
                 f"{name} requires grad, but it is not on the backward path of any pass (the passes started from "
                 f"{_pass_roots(capture)}), so its .grad stayed None. Check that it is used to compute the loss.",
@@ -397,7 +499,9 @@ def _bindings(code: str) -> dict[str, list[tuple[str, int, str]]]:
 
     ``how`` is ``"loop"`` (a ``for`` or comprehension target), ``"with"``
     (``with ... as name``), ``"inplace"`` (``name = x.mul_(2)``: an in-place
-    method returns its input object) or ``"assign"`` (any other assignment).
+    method returns its input object), ``"read"`` (``name = model.fc.weight``,
+    ``name = pair[0]``: the value of an attribute, item or name) or
+    ``"assign"`` (any other assignment).
     """
     found = _bindings_cache.get(code)
     if found is None:
@@ -426,8 +530,10 @@ def _bindings(code: str) -> dict[str, list[tuple[str, int, str]]]:
                 value = node.value
                 inplace = isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and value.func.attr.endswith("_") and not value.func.attr.endswith("__")
+                # `w = model.fc.weight`, `x = batch[0]`, `y = x`: reading a stored object, no op at all.
+                read = isinstance(value, (ast.Attribute, ast.Subscript, ast.Name))
                 for target in node.targets:
-                    note(target, "inplace" if inplace else "assign", node)
+                    note(target, "inplace" if inplace else "read" if read else "assign", node)
         for entries in found.values():
             entries.sort(key=lambda entry: entry[1])
         _bindings_cache[code] = found
@@ -435,6 +541,18 @@ def _bindings(code: str) -> dict[str, list[tuple[str, int, str]]]:
 
 
 _bindings_cache: dict[str, dict[str, list[tuple[str, int, str]]]] = {}
+
+
+def _got_gradient(capture, info) -> bool:
+    """Whether some pass gave the object a gradient (on its node), or its .grad holds one."""
+    if info.grad is not None:
+        return True
+    attrs = capture.graph.nodes.get(info.node) if info.node is not None and capture.graph is not None else None
+    if attrs is None:
+        return False
+    if any(o is not None for flow in (attrs.get("grads") or {}).values() for o in flow.outputs):
+        return True
+    return any(step.delivered is not None for step in (attrs.get("accumulation") or {}).values())
 
 
 def _binding_reason(capture, name: str):
@@ -467,6 +585,11 @@ def _binding_reason(capture, name: str):
             return (f"`{text}` at {where} binds it to what an in-place method returned, which is its input "
                     f"object itself"), place
     for how, line, text in entries:
+        if how == "read":
+            where, place = at(line, text)
+            return (f"`{text}` at {where} binds {name} to the object stored there (reading an attribute, item "
+                    f"or name hands over the object itself, never a copy)"), place
+    for how, line, text in entries:
         if how == "with":
             where, place = at(line, text)
             return f"`{text}` at {where} binds {name} to an existing object", place
@@ -494,7 +617,7 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
     dtype = info.value.dtype
     if dtype in _INTEGER_DTYPES and not info.requires_grad:
         return ("integer_dtype",
-                f"{name} is a {dtype} tensor: only floating point and complex tensors can require grad, so autograd "
+                f"{name} is {'an' if dtype.startswith('int') else 'a'} {dtype} tensor: only floating point and complex tensors can require grad, so autograd "
                 f"never tracks it (use .float() if you need gradients).", _line(origin))
     if info.is_inference or (origin is not None and origin.inference_mode and info.grad_fn is None):
         return ("inference_mode",
@@ -557,6 +680,9 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
                     f"{f' ({_line(origin).where()})' if _line(origin) else ''}: grad mode off only "
                     f"affects tensors created by operations while it is off, and this one was, so it has no grad_fn "
                     f"and requires_grad=False.{tail}", _line(origin))
+        cut = _cut_reason(capture, info)
+        if cut is not None:
+            return cut
         where = "" if origin is None else f" (made by {made}{_at(_line(origin))})"
         return ("no_requires_grad",
                 f"{name} does not require grad{where}: autograd treats it as a constant, which is right for input "
@@ -612,6 +738,9 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
             f"pass {last_index + 1}, the last one that reached it"
         where = f" ({_pass_name(p)})" if p is not None else ""
         seen = f" Its gradient in {which}{where} was {_value(grad)} (on its node)."
+        if p is not None and p.raised and p.raised_at is not None and p.raised_at == info.node:
+            seen += (f" That pass raised while running its node {_op_of(capture, info.node)}, after the gradient "
+                     f"had arrived ({_error_head(p)}): nothing below it got this pass's gradient.")
     elif capture.passes:
         seen = " No backward pass reached it."
     else:
@@ -651,7 +780,7 @@ def explain_capture(capture) -> tuple[Explanation, ...]:
         for other in info.names[1:]:
             if not info.requires_grad:
                 gets = "gets no gradient either"
-            elif REASONS[code].severity == "ok":
+            elif REASONS[code].severity == "ok" and _got_gradient(capture, info):
                 gets = "still gets a gradient"
             else:  # the object gets no gradient (unreached, a failed pass, ...): nor does its second name
                 gets = f"shares what is said of {first} above"

@@ -12,6 +12,15 @@ submodules as a tree of frozen records, with warnings that carry their fix:
     Registered state of one module tree on more than one device.
 ``parameter_without_grad``
     A parameter that requires grad but got no gradient in any backward pass.
+``pass_raised``
+    Such a parameter, on the graph of a backward pass that raised before
+    reaching it (:func:`reword_for_raised_passes`): the error is the news, not
+    the parameter (telling the user to freeze it would point the wrong way).
+``frozen_parameters``
+    A module whose parameters have ``requires_grad=False`` (frozen: no
+    gradient reaches them, the optimizer leaves them alone), with the line
+    that froze them when the run saw it (``requires_grad_(False)``). One
+    warning per module, so that a frozen backbone is one line, not hundreds.
 ``non_persistent_buffer`` (info)
     A buffer registered with ``persistent=False``: it moves with the module
     but is not saved by ``state_dict()``.
@@ -20,7 +29,7 @@ submodules as a tree of frozen records, with warnings that carry their fix:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch import nn
@@ -29,11 +38,11 @@ from ..graph.autograd_nodes import grad_fn_of
 from ..records.tensors import RecordMaker, TensorRecord
 
 __all__ = ["WARNING_CODES", "AuditRow", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules", "audit_rows",
-           "own_tensors"]
+           "own_tensors", "reword_for_raised_passes"]
 
 #: Every code a :class:`ModuleWarning` can carry.
 WARNING_CODES = ("plain_tensor_attribute", "non_persistent_buffer", "parameter_without_grad", "mixed_devices",
-                 "module_hooks")
+                 "module_hooks", "frozen_parameters", "pass_raised")
 
 #: Module hook dictionaries and how they read (``nn.Module`` keeps them per instance).
 _HOOK_KINDS = (("_forward_pre_hooks", "forward pre-hook"), ("_forward_hooks", "forward hook"),
@@ -242,8 +251,8 @@ def _build(module: nn.Module, path: str, record_of: RecordMaker, seen: set[int])
     return built[id(module)]
 
 
-def _warnings(root: ModuleAudit, passes_ran: bool, delivered: frozenset[str] = frozenset()
-              ) -> tuple[tuple[ModuleWarning, ...], tuple[str, ...]]:
+def _warnings(root: ModuleAudit, passes_ran: bool, delivered: frozenset[str] = frozenset(),
+              frozen_at=None) -> tuple[tuple[ModuleWarning, ...], tuple[str, ...]]:
     registered = [e for audit in root.walk() for e in audit.entries if e.kind != "plain"]
     counts = Counter(e.device for e in registered)
     devices = tuple(d for d, _ in counts.most_common())
@@ -276,6 +285,10 @@ def _warnings(root: ModuleAudit, passes_ran: bool, delivered: frozenset[str] = f
                     f"`{entry.path}` requires grad but received no gradient in any backward pass: it is not on "
                     f"the path from the loss.",
                     "check that forward() uses it; freeze it with requires_grad_(False) if it should not train"))
+    for audit in root.walk():
+        frozen = [e for e in audit.entries if e.kind == "parameter" and not e.requires_grad]
+        if frozen:
+            warnings.append(_frozen_warning(audit, frozen, frozen_at or {}))
     if len(devices) > 1:
         where = ", ".join(f"{d} ({counts[d]})" for d in devices)
         odd = [e.path for e in registered if e.device != main]
@@ -286,9 +299,46 @@ def _warnings(root: ModuleAudit, passes_ran: bool, delivered: frozenset[str] = f
     return tuple(warnings), devices
 
 
+def reword_for_raised_passes(audits: tuple[ModuleAudit, ...], explanations) -> tuple[ModuleAudit, ...]:
+    """The audits with each ``parameter_without_grad`` of a parameter whose explanation is ``pass_raised``
+    told as such.
+
+    The audit alone cannot tell "not on the path from the loss" from "on the
+    path of a pass that raised before reaching it"; the explanations can
+    (:mod:`gradexplorer.core.analysis.explain` knows which passes' graphs hold
+    each leaf), and the two must agree: the module audit once told the user
+    to freeze a layer that only missed its gradient because backward raised.
+    """
+    raised = {e.name: e for e in explanations if e.code == "pass_raised"}
+    if not raised:
+        return audits
+
+    def reworded(warning: ModuleWarning) -> ModuleWarning:
+        explanation = raised.get(warning.path) if warning.code == "parameter_without_grad" else None
+        if explanation is None:
+            return warning
+        return ModuleWarning(
+            "pass_raised", warning.path, explanation.sentence,
+            "fix the error that stopped the pass (the Error line); the parameter is on the path from the loss")
+
+    return tuple(replace(audit, warnings=tuple(reworded(w) for w in audit.warnings)) for audit in audits)
+
+
+def _frozen_warning(audit: ModuleAudit, frozen: list[StateEntry], frozen_at: dict) -> ModuleWarning:
+    """One warning for a module's frozen parameters, with the line that froze them when it is known."""
+    names = ", ".join(f"`{e.path.rsplit('.', 1)[-1]}`" for e in frozen)
+    where = next((frozen_at[e.path] for e in frozen if frozen_at.get(e.path) is not None), None)
+    how = f" by `{where.text}` at {where.where()}" if where is not None and where.line else ""
+    return ModuleWarning(
+        "frozen_parameters", audit.path,
+        f"`{audit.path}` is frozen{how}: its parameter(s) {names} have requires_grad=False, so no gradient reaches "
+        f"them and the optimizer leaves them as they are.",
+        "if it should train, call requires_grad_(True) on it (and give its parameters to the optimizer)")
+
+
 def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
-                  delivered: frozenset[str] = frozenset(), records: RecordMaker | None = None
-                  ) -> tuple[ModuleAudit, ...]:
+                  delivered: frozenset[str] = frozenset(), records: RecordMaker | None = None,
+                  frozen_at: dict | None = None) -> tuple[ModuleAudit, ...]:
     """Audit every top-level module in ``bindings``.
 
     Parameters
@@ -304,6 +354,8 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
     records : RecordMaker, optional
         Makes the entries' records; the capture passes the one its graph used,
         so that a parameter's entry shares the record of its graph leaf.
+    frozen_at : dict of str to SourceLine, optional
+        Where the run turned a parameter's ``requires_grad`` off, by its name.
 
     Returns
     -------
@@ -323,7 +375,7 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
         if id(module) in seen or id(module) in inside:
             continue
         tree = _build(module, names[0], record_of, seen)
-        warnings, devices = _warnings(tree, passes_ran, delivered)
+        warnings, devices = _warnings(tree, passes_ran, delivered, frozen_at)
         warnings = warnings + tuple(_module_hook_warnings(module, names[0]))
         audits.append(ModuleAudit(tree.path, tree.type_name, tree.entries, tree.children, warnings, devices))
     return tuple(audits)
@@ -378,6 +430,9 @@ def audit_rows(audits) -> list[AuditRow]:
                 tone = None
                 if warnings:
                     tone = "warning" if any(w.severity == "warning" for w in warnings) else "info"
+                elif entry.kind == "parameter" and not entry.requires_grad and any(
+                        w.code == "frozen_parameters" for w in warned.get(module.path, ())):
+                    tone = "warning"  # a frozen parameter stands out from the trained ones around it
                 entry_row = len(rows)
                 rows.append(AuditRow((entry.path, entry.kind, f"{'×'.join(map(str, rec.shape)) or 'scalar'} {rec.dtype}",
                                       rec.device, _entry_notes(entry)), here, entry.path, tone))

@@ -90,6 +90,49 @@ def first_nonfinite(graph: nx.DiGraph) -> tuple[str | None, str | None]:
     return forward, backward
 
 
+def _has_nan(record: TensorRecord | None) -> bool:
+    if record is None or not record.has_nonfinite():  # the cheap check first
+        return False
+    stats = record.stats
+    return stats is not None and stats.nan_count > 0
+
+
+def _forward_values(attrs: dict) -> tuple:
+    return tuple(attrs.get("outputs", ()) or (attrs.get("value"),))
+
+
+def first_new_nan(graph: nx.DiGraph) -> str | None:
+    """The first op (in creation order) whose forward value has NaN while none of its inputs' values had any.
+
+    First NaN (forward) starts there when the first non-finite value is an
+    Inf made on purpose: a masked attention fills its scores with -inf, and
+    the NaN a softmax makes of a row that is all -inf is what needs finding.
+    The inputs are the nodes it points to (its ``next_functions``).
+    """
+    best, best_seq = None, None
+    for node_id, attrs in graph.nodes(data=True):
+        seq = attrs.get("seq")
+        if seq is None or (best_seq is not None and seq >= best_seq):
+            continue
+        if not any(_has_nan(r) for r in _forward_values(attrs)):
+            continue
+        if any(_has_nan(r) for child in graph.successors(node_id) for r in _forward_values(graph.nodes[child])):
+            continue
+        best, best_seq = node_id, seq
+    return best
+
+
+def nonfinite_kind(attrs: dict) -> str:
+    """``"NaN"``, ``"Inf"`` or ``"NaN and Inf"``: what a node's forward value holds ("" when finite)."""
+    nan = inf = False
+    for record in _forward_values(attrs):
+        if record is None or not record.has_nonfinite() or record.stats is None:
+            continue
+        nan = nan or record.stats.nan_count > 0
+        inf = inf or record.stats.inf_count > 0
+    return " and ".join(word for word, present in (("NaN", nan), ("Inf", inf)) if present)
+
+
 def path_to_roots(graph: nx.DiGraph, node_id: str) -> set[str]:
     """Every node on a path from ``node_id`` up to a root (the way gradients reach it)."""
     seen = {node_id}

@@ -96,7 +96,8 @@ class ProcessState:
     warning_functions: tuple
     #: (owner, name, original, whether the owner itself defined it or inherited it)
     attributes: tuple[tuple[object, str, object, bool], ...]
-    threads: frozenset[int]
+    #: The threads alive when the run started (objects: see read_state).
+    threads: frozenset[threading.Thread]
     #: ``sys.argv`` and ``sys.path`` as the run started (the script's own, see :mod:`.script`).
     argv: tuple[str, ...] = ()
     path: tuple[str, ...] = ()
@@ -163,7 +164,9 @@ def read_state(filename: str | None = None) -> ProcessState:
         attributes=tuple((owner, name, owner.__dict__.get(name, getattr(owner, name)), name in owner.__dict__)
                          for owner, name in WATCHED_ATTRIBUTES),
         warning_functions=originals,
-        threads=frozenset(t.ident for t in threading.enumerate() if t.ident is not None),
+        # The thread objects, not their idents: a thread that ends during the run frees its ident, and a
+        # thread the program starts may get it (such a thread was once taken for one that ran before).
+        threads=frozenset(threading.enumerate()),
         argv=tuple(sys.argv),
         path=tuple(sys.path),
         argv_list=sys.argv,
@@ -273,7 +276,7 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
 
 def threads_left_running(before: ProcessState) -> list[threading.Thread]:
     """Threads this run's program started (the recorder marks them) that are still alive after it."""
-    return [t for t in program_threads() if t.ident not in before.threads]
+    return [t for t in program_threads() if t not in before.threads]
 
 
 def program_threads() -> list[threading.Thread]:

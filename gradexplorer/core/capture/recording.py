@@ -50,6 +50,7 @@ made by gradexplorer itself (copies, hooks) are never recorded.
 from __future__ import annotations
 
 import ast
+import collections
 import contextlib
 import inspect
 import itertools
@@ -73,7 +74,9 @@ if TYPE_CHECKING:
     from .project import Project
 
 __all__ = [
+    "ESCAPING_CALLS",
     "HOOK_HELPER_NAME",
+    "GraphCut",
     "HookCall",
     "HookInfo",
     "OpRecord",
@@ -111,6 +114,43 @@ _PASS_WRAPPERS = (
 _THIS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _functorch_active = torch._C._are_functorch_transforms_active
 _is_compiling = torch.compiler.is_compiling
+
+
+class GraphCut(NamedTuple):
+    """Where a tensor that requires grad went into a step that gave its result no graph.
+
+    Attributes
+    ----------
+    op : str
+        The step: ``"argmax"``, ``"eq"``, ``"multinomial"``, ``"detach"``, ``"item"``, ...
+    line : int, FileLine or None
+        The user line it ran on.
+    seq : int
+        Order among recorded calls.
+    grad_enabled : bool
+        Grad mode then (off: the cut is ``no_grad``'s, not the op's).
+    source : weakref to Tensor
+        The tensor that required grad (alive while the program holds it).
+    source_line : int, FileLine or None
+        Where that tensor was made, when the recorder saw it.
+    """
+
+    op: str
+    line: Any
+    seq: int
+    grad_enabled: bool
+    source: Any
+    source_line: Any
+
+
+#: The recorder keeps the latest this many escapes (a loop calling loss.item() every step makes one per step).
+_KEPT_ESCAPES = 1000
+#: The cut table is cleaned of dead tensors when it reaches this many entries (then twice what is left).
+_CUTS_KEPT = 10_000
+#: Calls that make a tensor from Python numbers or a NumPy array.
+_FROM_PYTHON = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "scalar_tensor"})
+#: Calls whose result carries a tensor's values out of autograd (a Python number, list or NumPy array).
+ESCAPING_CALLS = frozenset({"item", "tolist", "numpy", "__float__", "__int__", "__bool__"})
 
 
 class TensorOrigin(NamedTuple):
@@ -271,6 +311,9 @@ class PassRecord:
         reach and every parameter of a module that ran.
     thread : str or None
         The name of the thread that ran it, when not the capture's own.
+    raised_at : Node or None
+        For a pass that raised: the node the engine was running when it did
+        (its gradient was handed to it; :meth:`Recorder._note_raising_node`).
     """
 
     index: int
@@ -287,6 +330,7 @@ class PassRecord:
     reachable: dict = field(default_factory=dict)
     leaf_grads: dict[Node, list] = field(default_factory=dict)
     thread: str | None = None
+    raised_at: Node | None = None
 
 
 class _GradTap:
@@ -329,6 +373,16 @@ class _LeafTap(_GradTap):
         self.grads[self.node] = (grad_inputs, tuple(
             None if g is None else g.detach().clone() for g in grad_outputs))
         return None
+
+
+def _summed(tensors: list | None):
+    """What autograd's input buffer holds for one output: the gradients sent to it, added up."""
+    if not tensors:
+        return None
+    total = tensors[0]
+    for other in tensors[1:]:
+        total = total + other
+    return total
 
 
 def _copy_grad(t) -> torch.Tensor | None:
@@ -553,6 +607,14 @@ class Recorder(TorchFunctionMode):
         # than WeakIdKeyDictionary; a dead entry whose id Python reuses fails
         # the identity check and is overwritten.
         self._origins: dict[int, tuple[weakref.ref, TensorOrigin, weakref.ref | None]] = {}
+        #: Tensors without a graph computed (with grad mode on) from tensors that require grad, through a
+        #: step with no derivative (argmax, a comparison, sampling, detach), and what was computed from
+        #: them: id(tensor) -> (weakref to it, the :class:`GraphCut` at the start of that chain).
+        self._cuts: dict[int, tuple[weakref.ref, GraphCut]] = {}
+        self._cuts_limit = _CUTS_KEPT
+        #: Values that left autograd as Python numbers or NumPy arrays (``.item()``, ``.tolist()``,
+        #: ``.numpy()`` of a tensor that requires grad), in order.
+        self.escapes: collections.deque[GraphCut] = collections.deque(maxlen=_KEPT_ESCAPES)
         self.passes: list[PassRecord] = []
         self.hooks: list[HookInfo] = []
         self.dropped_ops = 0
@@ -707,7 +769,10 @@ class Recorder(TorchFunctionMode):
         if func is _post_accumulate_register:
             return self._register_post_accumulate_hook(args, kwargs)
         name = getattr(func, "__name__", "")
-        if (name[-1:] == "_" and name[-2:] != "__") or name in _INPLACE_DUNDERS or "out" in kwargs:
+        if (name[-1:] == "_" and name[-2:] != "__") or name in _INPLACE_DUNDERS or "out" in kwargs \
+                or kwargs.get("inplace") is True:
+            # F.relu(t, inplace=True), nn.ReLU(inplace=True), F.dropout(..., inplace=True) and the
+            # other functionals with ``inplace``: the mode sees the functional, never the relu_ inside.
             self._before_inplace(args, kwargs)
         out = func(*args, **kwargs)
         if _functorch_active():
@@ -735,11 +800,14 @@ class Recorder(TorchFunctionMode):
             self._record_outputs(name, (out,), args)
         elif isinstance(out, (tuple, list)) and out and isinstance(out[0], torch.Tensor):
             self._record_outputs(name, out, args)
+        elif name in ESCAPING_CALLS and args and isinstance(args[0], torch.Tensor):
+            self._note_escape(name, args[0])
         return out
 
     def _before_inplace(self, args, kwargs) -> None:
         """Freeze recorded values that share memory with the op's target."""
-        target = kwargs.get("out", args[0] if args else None)
+        # nn.init.normal_(tensor=...) and friends pass their target by keyword.
+        target = kwargs.get("out", args[0] if args else kwargs.get("input", kwargs.get("tensor")))
         targets = target if isinstance(target, (list, tuple)) else (target,)
         for t in targets:
             if isinstance(t, torch.Tensor):
@@ -765,6 +833,8 @@ class Recorder(TorchFunctionMode):
                        and (node is None or out._is_view()) else None)
                 origins[id(out)] = (weakref.ref(out), call, src)
             if node is None:
+                if args and not out.requires_grad:
+                    self._note_cut(out, call, args)
                 continue
             record = self.ops.get(node)
             if record is None:
@@ -775,6 +845,55 @@ class Recorder(TorchFunctionMode):
             nr = out.output_nr
             if nr not in record.outputs:
                 record.outputs[nr] = self.snapshots.take(out)
+
+    def _note_cut(self, out: torch.Tensor, call: TensorOrigin, args) -> None:
+        """``out`` has no graph: if it was computed from a tensor that requires grad (the op has no derivative,
+        or ran with grad mode off), or from such a tensor, remember where the chain was cut."""
+        cuts = self._cuts
+        cut = None
+        for arg in args:
+            if not isinstance(arg, torch.Tensor):
+                continue
+            if arg.requires_grad:
+                made = self._entry(arg)
+                cut = GraphCut(call.op, call.line, call.seq, call.grad_enabled, weakref.ref(arg),
+                               None if made is None else made[1].line)
+                break
+            entry = cuts.get(id(arg))
+            if entry is not None and entry[0]() is arg:
+                cut = entry[1]
+            elif cut is None and self.escapes and self._entry(arg) is None:
+                # A tensor the recorder never saw made: torch.from_numpy(a) (invisible to the mode) after
+                # a = w.detach().numpy()? A guess, told only for the root of a pass that raised.
+                cut = self.escapes[-1]
+        else:
+            if call.op in _FROM_PYTHON and self.escapes:  # torch.tensor(x) after x = loss.item()?
+                cut = self.escapes[-1]  # a guess: explanations use it only for a pass root that raised
+        if cut is not None:
+            if len(cuts) >= self._cuts_limit:  # a long loop: forget the tensors that are gone
+                for key in [key for key, (ref, _) in cuts.items() if ref() is None]:
+                    del cuts[key]
+                self._cuts_limit = max(_CUTS_KEPT, 2 * len(cuts))
+            cuts[id(out)] = (weakref.ref(out), cut)
+
+    def _note_escape(self, op: str, tensor: torch.Tensor) -> None:
+        """A value of a tensor that requires grad (or was cut from one: ``w.detach().numpy()``) left
+        autograd (``.item()``, ``.tolist()``, ``.numpy()``)."""
+        if tensor.requires_grad:
+            made = self._entry(tensor)
+            source, source_line = weakref.ref(tensor), None if made is None else made[1].line
+        else:
+            entry = self._cuts.get(id(tensor))
+            if entry is None or entry[0]() is not tensor:
+                return
+            source, source_line = entry[1].source, entry[1].source_line
+        self.escapes.append(GraphCut(op, self.user_line(), next(self._seq), torch.is_grad_enabled(), source,
+                                     source_line))
+
+    def cut_of(self, tensor: torch.Tensor) -> GraphCut | None:
+        """Where the graph behind ``tensor`` (which has none) was cut, if the recorder saw it."""
+        entry = self._cuts.get(id(tensor))
+        return entry[1] if entry is not None and entry[0]() is tensor else None
 
     def _note_made(self, tensor: torch.Tensor, op: str) -> None:
         """Note where a tensor the mode cannot see being made was made (an ``nn.Parameter``)."""
@@ -846,6 +965,7 @@ class Recorder(TorchFunctionMode):
             result = func(*args, **kwargs)
         except BaseException as exc:
             record.error = f"{type(exc).__name__}: {exc}"
+            self._note_raising_node(record)
             raise
         finally:
             self.active_pass = previous
@@ -864,6 +984,46 @@ class Recorder(TorchFunctionMode):
                             next(self._seq), "autograd.grad", record.line, torch.is_grad_enabled(),
                             torch.is_inference_mode_enabled()), None)
         return result
+
+    def _note_raising_node(self, record: PassRecord) -> None:
+        """The node a pass raised in, and the gradient autograd had handed it (what a pre-hook would see).
+
+        The taps are post hooks: they never fire for the node that raised
+        ("modified by an inplace operation" is raised while it runs), yet the
+        engine had summed its incoming gradient already. That sum is what its
+        consumers sent it (their gradients w.r.t. their inputs, by
+        ``next_functions`` slot), so it is rebuilt from their taps. The node is
+        the one the engine would run next among those whose consumers all ran:
+        its ready queue takes the highest sequence number first (AccumulateGrad
+        before everything else). Runs only for a pass that raised.
+        """
+        grads = record.node_grads
+        if not grads or record.reachable is None:
+            return
+        incoming: dict[Node, dict[int, list]] = {}
+        for node, (grad_inputs, _) in grads.items():
+            if grad_inputs is None:
+                continue
+            for (child, nr), grad in zip(node.next_functions, grad_inputs):
+                if child is not None and child not in grads and isinstance(grad, torch.Tensor):
+                    incoming.setdefault(child, {}).setdefault(nr, []).append(grad)
+        if not incoming:
+            return
+        consumers: dict[Node, list[Node]] = {}
+        for node in record.reachable:
+            for child, _ in node.next_functions:
+                if child in incoming:
+                    consumers.setdefault(child, []).append(node)
+        # An accumulator that raised (a tensor hook on a leaf) is told by its hook and its .grad, not here.
+        ready = [child for child in incoming if not is_accumulator(child)
+                 and all(c in grads for c in consumers.get(child, ()))]
+        if not ready:
+            return
+        node = max(ready, key=lambda n: n._sequence_nr())
+        arrived = incoming[node]
+        outputs = tuple(_summed(arrived.get(nr)) for nr in range(max(arrived) + 1))
+        grads[node] = (None, outputs)
+        record.raised_at = node
 
     def _accounted_leaves(self, record: PassRecord) -> list[tuple[Node, torch.Tensor]]:
         """Accumulators whose ``.grad`` the pass may change: reachable ones and module parameters."""

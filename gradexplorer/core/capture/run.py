@@ -52,17 +52,19 @@ import torch
 
 from ..._version import __version__
 from ..analysis.explain import Explanation, explain_capture
-from ..analysis.modules import ModuleAudit, audit_modules
+from ..analysis.modules import ModuleAudit, audit_modules, reword_for_raised_passes
 from ..collector import fewer_collections, freeze_survivors, paused_collection
 from ..graph.autograd_nodes import grad_fn_of
 from ..graph.build import CaptureGraph, SourceLine, SourceText, build_graph, node_for_tensor
 from ..records.errors import CaptureStopped, ErrorReport
+from ..records.figures import FigureImage
 from ..records.tensors import DEFAULT_VALUE_ELEMENTS, RecordMaker, SnapshotBuffer, TensorRecord, resolve_all
 from . import process_state
 from .devices import resolve_device
+from .figures import collecting_figures
 from .namespace import Bindings, find_bindings, frame_scopes, name_modules_that_ran
 from .project import Project, fresh_project_modules
-from .recording import HOOK_HELPER_NAME, FileLine, Recorder, rewrite_node_hook_calls
+from .recording import ESCAPING_CALLS, HOOK_HELPER_NAME, FileLine, Recorder, rewrite_node_hook_calls
 from .script import ScriptRun, is_file_name, started_as_script
 from .streams import DEFAULT_MAX_OUTPUT_CHARS, answering_input, collect_output, routed_to
 
@@ -78,6 +80,40 @@ class OriginRecord:
     source: SourceLine | None
     grad_enabled: bool
     inference_mode: bool
+
+
+@dataclass(frozen=True)
+class CutRecord:
+    """Why a tensor without a graph has none, though it was computed from a tensor that requires grad.
+
+    Attributes
+    ----------
+    op : str
+        The step that gave its result no graph: ``"argmax"``, ``"eq"`` (``==``), ``"multinomial"``
+        (``Categorical.sample()``), ``"detach"``, or, with ``escaped``, ``"item"``/``"tolist"``/``"numpy"``.
+    source : SourceLine or None
+        The line of that step.
+    grad_enabled : bool
+        Grad mode at that step (off: ``no_grad`` cut it, not the op).
+    from_names : tuple of str
+        Names of the tensor that required grad and went into the step (when it is still named).
+    from_source : SourceLine or None
+        Where that tensor was made.
+    leaves : tuple of str
+        Named leaves that require grad behind that tensor (at most 8): the ones that can get no
+        gradient through this tensor.
+    escaped : bool
+        The value left autograd as a Python number or NumPy array (``.item()``) before this tensor was
+        made from it (the last such call before it: the recorder cannot follow a Python float).
+    """
+
+    op: str
+    source: SourceLine | None
+    grad_enabled: bool = True
+    from_names: tuple[str, ...] = ()
+    from_source: SourceLine | None = None
+    leaves: tuple[str, ...] = ()
+    escaped: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,6 +157,9 @@ class TensorInfo:
         Where each name is held, parallel to ``names``: ``""`` at top level
         (and for module paths under a top-level name), ``"main()"`` for a
         variable of the function ``main``. Empty in files of earlier versions.
+    cut : CutRecord or None
+        For a tensor with no graph computed from one that requires grad:
+        where and how the graph was cut.
     """
 
     names: tuple[str, ...]
@@ -143,6 +182,7 @@ class TensorInfo:
     is_buffer: bool = False
     grad_result: SourceLine | None = None
     scopes: tuple[str, ...] = ()
+    cut: CutRecord | None = None
 
     @property
     def name(self) -> str:
@@ -186,6 +226,9 @@ class PassSummary:
         The thread that ran it, when it was a thread the user's code started.
     input_names : tuple of str
         Names of ``inputs=`` tensors, when named.
+    raised_at : str or None
+        For a pass that raised: the graph node it raised in (that node's
+        gradient for this pass is what autograd had handed it).
 
     A pass that raised is kept with what it delivered before the error:
     ``error`` is set and ``source`` is the line of the call that raised.
@@ -203,6 +246,7 @@ class PassSummary:
     root_names: tuple[str, ...] = ()
     thread: str | None = None
     input_names: tuple[str, ...] = ()
+    raised_at: str | None = None
 
     @property
     def raised(self) -> bool:
@@ -262,6 +306,9 @@ class Capture:
         The text of each project file other than the program that a source
         line points into, as it was when the run reached it (``"pkg/model.py"``
         -> its text), so that a reopened session shows the lines that ran.
+    figures : tuple of FigureImage
+        The matplotlib figures the program showed (``plt.show()``) or left
+        open, rendered off-screen (:mod:`gradexplorer.core.capture.figures`).
     """
 
     code: str
@@ -287,6 +334,7 @@ class Capture:
     cwd: str = ""
     root: str = ""
     files: dict[str, str] = field(default_factory=dict)
+    figures: tuple[FigureImage, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -405,8 +453,47 @@ def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, text: Sourc
             is_buffer=owner is not None and id(tensor) in buffer_ids,
             grad_result=(text.source_line(result_line) or SourceLine(0, "")) if is_result else None,
             scopes=_scopes(bindings.scopes_of(tensor), len(names)),
+            cut=None if grad_fn is not None or tensor.requires_grad else _cut_record(
+                tensor, origin, recorder, bindings, text),
         ))
     return tuple(infos)
+
+
+#: Named leaves a cut's explanation lists at most.
+_CUT_LEAVES = 8
+
+
+def _cut_record(tensor, origin, recorder: Recorder, bindings: Bindings, text: SourceText) -> CutRecord | None:
+    """Where the graph behind ``tensor`` (which has none) was cut, with the names on the far side."""
+    cut = recorder.cut_of(tensor)
+    if cut is None:
+        return None
+    source = cut.source()
+    return CutRecord(op=cut.op, source=text.source_line(cut.line), grad_enabled=cut.grad_enabled,
+                     from_names=tuple(bindings.names_of(source)[:1]) if source is not None else (),
+                     from_source=text.source_line(cut.source_line), escaped=cut.op in ESCAPING_CALLS,
+                     leaves=_leaves_behind(source, bindings) if source is not None else ())
+
+
+def _leaves_behind(tensor, bindings: Bindings, limit: int = 50_000) -> tuple[str, ...]:
+    """The first names of the leaves that require grad in ``tensor``'s graph (``tensor`` itself for a leaf)."""
+    node = grad_fn_of(tensor)
+    if node is None:
+        return tuple(bindings.names_of(tensor)[:1])
+    names: list[str] = []
+    seen, todo = {node}, [node]
+    while todo and len(seen) < limit and len(names) < _CUT_LEAVES:
+        node = todo.pop()
+        variable = getattr(node, "variable", None)
+        if variable is not None:
+            for name in bindings.names_of(variable)[:1]:
+                if name not in names:
+                    names.append(name)
+        for following, _ in node.next_functions:
+            if following is not None and following not in seen:
+                seen.add(following)
+                todo.append(following)
+    return tuple(names)
 
 
 def _scopes(scopes: list[str], count: int) -> tuple[str, ...]:
@@ -545,7 +632,8 @@ def capture(
         with started_as_script(run, filename=filename, code=code) as namespace, \
                 fresh_project_modules(project), \
                 collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), \
-                answering_input(read_input if read_input is not None else _no_console), fewer_collections():
+                answering_input(read_input if read_input is not None else _no_console), fewer_collections(), \
+                collecting_figures() as figures:
             namespace.update({
                 "device": torch_device,
                 # Predefined like in a REPL, so the notes' snippets (which never import
@@ -580,9 +668,11 @@ def capture(
         ran = time.perf_counter()
         result = build_capture(
             recorder, namespace, skip=frozenset({HOOK_HELPER_NAME}), code=code, filename=filename,
-            device=str(torch_device), project=project, error=error, stdout=out.text(), stderr=err.text(),
+            device=str(torch_device), project=project, error=error, stdout=out.text(),
+            stderr=err.text() + "".join(f"gradexplorer: {note}\n" for note in figures.notes()),
             value_elements=value_elements, saved_values=saved_values, on_graph=on_graph, run_seconds=ran - started,
-            restored=restored, args=tuple(run.args), cwd=run.working_folder(filename))
+            restored=restored, args=tuple(run.args), cwd=run.working_folder(filename),
+            figures=tuple(figures.images))
         if leftovers is not None:
             leftovers.append(ProgramRemains(namespace, (recorder, snapshots)))
         else:
@@ -607,7 +697,8 @@ def build_capture(recorder: Recorder, namespace: dict[str, Any], *, skip: frozen
                   value_elements: int = DEFAULT_VALUE_ELEMENTS, saved_values: bool = True,
                   on_graph: Callable[[CaptureGraph, int], None] | None = None, run_seconds: float = 0.0,
                   restored: tuple[str, ...] = (), args: tuple[str, ...] = (), cwd: str = "",
-                  outer_scopes: list[tuple[str, dict[str, Any]]] = (), roots: list | None = None) -> Capture:
+                  outer_scopes: list[tuple[str, dict[str, Any]]] = (), roots: list | None = None,
+                  figures: tuple[FigureImage, ...] = ()) -> Capture:
     """Turn what a recorder saw into a :class:`Capture`: names, graph, passes, tensors, module audit, explanations.
 
     The part of :func:`capture` after the program has run, shared with the
@@ -653,6 +744,7 @@ def build_capture(recorder: Recorder, namespace: dict[str, Any], *, skip: frozen
             root_names=tuple(name for t in recorder.pass_root_tensors(p) for name in bindings.names_of(t)[:1]),
             thread=p.thread,
             input_names=tuple(names[0] for names in (named_nodes.get(n) for n, _ in p.inputs) if names),
+            raised_at=ids.get(p.raised_at) if p.raised_at is not None else None,
         )
         for p in recorder.passes
     )
@@ -660,8 +752,9 @@ def build_capture(recorder: Recorder, namespace: dict[str, Any], *, skip: frozen
     delivered = frozenset(name for _, attrs in graph.nodes(data=True) if attrs["kind"] == "leaf"
                           and any(lp.delivered is not None for lp in attrs["accumulation"].values())
                           for name in attrs["names"])
+    frozen_at = {name: info.switched_off for info in tensors if info.switched_off is not None for name in info.names}
     modules = audit_modules(bindings, passes_ran=bool(passes), value_elements=value_elements, delivered=delivered,
-                            records=record_of)
+                            records=record_of, frozen_at=frozen_at)
     built = time.perf_counter()
     result = Capture(
         code=code,
@@ -684,10 +777,12 @@ def build_capture(recorder: Recorder, namespace: dict[str, Any], *, skip: frozen
         cwd=cwd,
         root=project.root,
         files=_files_pointed_at(graph, tensors, passes, error, project.texts),
+        figures=figures,
     )
     # Explanations read only the capture's plain data (as they will for a
     # reopened session).
-    return replace(result, explanations=explain_capture(result))
+    explanations = explain_capture(result)
+    return replace(result, explanations=explanations, modules=reword_for_raised_passes(modules, explanations))
 
 
 def _files_pointed_at(graph, tensors, passes, error, texts: dict[str, str]) -> dict[str, str]:

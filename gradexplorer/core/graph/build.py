@@ -445,8 +445,9 @@ def _node_grads(node: Node, passes, record_of: RecordMaker) -> tuple[dict[int, G
     for p in passes:
         flow = p.node_grads.get(node)
         if flow is not None:
+            # A node a pass raised in has its arrived gradient and nothing it sent (inputs None).
             grads[p.index] = GradFlow(outputs=_grad_records(flow[1], record_of),
-                                      inputs=_grad_records(flow[0], record_of))
+                                      inputs=() if flow[0] is None else _grad_records(flow[0], record_of))
             # Autograd releases a node's saved tensors right after running it.
             freed = freed or not p.retain_graph
         elif p.results:

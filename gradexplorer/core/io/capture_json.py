@@ -23,6 +23,7 @@ Encoding rules
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import math
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from typing import Any
 import orjson
 import torch
 
+from ..records.figures import FigureImage
 from ..records.tensors import TensorRecord, TensorStats, fill_stats, finite_norm
 
 __all__ = ["FORMAT", "PAIRED_DTYPES", "SCHEMA_VERSION", "VALUE_DTYPES", "TensorSink", "capture_to_dict",
@@ -410,6 +412,12 @@ def _node_lines(graph, sink: TensorSink):
         yield encode_line({"id": node_id, **attrs, "path": None}, sink)
 
 
+def figure_to_dict(figure: FigureImage) -> dict:
+    """A matplotlib figure of the capture: its PNG in base64 (``png``), number, title, size, shown."""
+    return {"number": figure.number, "title": figure.title, "width": figure.width, "height": figure.height,
+            "shown": figure.shown, "png": base64.b64encode(figure.png).decode("ascii")}
+
+
 def capture_to_dict(capture, *, sink: TensorSink | None = None, nodes_sent: bool = False) -> dict[str, Any]:
     """The whole capture as a JSON-ready dict (see docs/capture-json.md).
 
@@ -453,6 +461,7 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None, nodes_sent: bool
         "cwd": capture.cwd,
         "root": capture.root,
         "files": dict(capture.files),
+        "figures": [figure_to_dict(figure) for figure in capture.figures],
         "timings": to_jsonable(capture.timings),
         "roots": list(graph.graph.get("roots", ())),
         "module_types": dict(graph.graph.get("module_types", {})),

@@ -85,6 +85,7 @@ target, so an interrupted save never leaves a half-written file.
 
 from __future__ import annotations
 
+import base64
 import contextvars
 import datetime as _dt
 import io
@@ -109,10 +110,11 @@ import torch
 from ..._version import __version__
 from ..analysis.explain import Explanation
 from ..analysis.modules import ModuleAudit, ModuleWarning, StateEntry
-from ..capture.run import Capture, OriginRecord, PassSummary, TensorInfo, versions
+from ..capture.run import Capture, CutRecord, OriginRecord, PassSummary, TensorInfo, versions
 from ..collector import paused_collection
 from ..graph.build import MAX_PATH_HOPS, CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
 from ..records.errors import DocumentError, ErrorReport
+from ..records.figures import PNG_SIGNATURE, FigureImage
 from ..records.tensors import TensorRecord, TensorStats
 from .capture_json import FORMAT as CAPTURE_FORMAT
 from .capture_json import PAIRED_DTYPES, VALUE_DTYPES
@@ -595,6 +597,11 @@ class _Reader:
             return tuple(items)
         return tuple(self.num(v, path) for v in items)
 
+    def elements(self, value, path: str) -> tuple:
+        """A tensor's values as a list: numbers (see :meth:`num`), or true/false for a bool tensor."""
+        items = self.list_(value, path)
+        return tuple(v if type(v) is bool else self.num(v, path) for v in items)
+
     def strs(self, value, path: str) -> tuple[str, ...]:
         items = self.list_(value, path)
         if all(type(v) is str for v in items):
@@ -658,7 +665,7 @@ def _stats_from_dict(s, path) -> TensorStats:
         _R.num(s.get("min"), p, optional=True), _R.num(s.get("max"), p, optional=True),
         _R.num(s.get("mean"), p, optional=True), _R.num(s.get("std"), p, optional=True),
         _R.int_(s.get("nan_count", 0), p), _R.int_(s.get("inf_count", 0), p),
-        _R.nums(s.get("head", []), p), _R.nums(s.get("tail", []), p))
+        _R.elements(s.get("head", []), p), _R.elements(s.get("tail", []), p))
 
 
 def record_from_dict(d, path) -> TensorRecord | None:
@@ -715,7 +722,8 @@ def record_from_dict(d, path) -> TensorRecord | None:
         numel = math.prod(shape) if shape else 1
         if numel > 10_000_000:
             raise _R.fail(f"{path}.values", "at most 10,000,000 numbers per tensor")
-        flat = [_R.num(v, f"{path}.values") for v in _flatten(values, shape, path)]
+        flat = [v if type(v) is bool and dtype_name == "bool" else _R.num(v, f"{path}.values")
+                for v in _flatten(values, shape, path)]
         dtype = VALUE_DTYPES[dtype_name]
         try:
             data = torch.tensor(flat, dtype=dtype).reshape(shape)
@@ -1106,7 +1114,8 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
                                   _R.str_(ps.get("error"), f"{p}.error", optional=True),
                                   _R.strs(ps.get("root_names", []), f"{p}.root_names"),
                                   _R.str_(ps.get("thread"), f"{p}.thread", optional=True),
-                                  _R.strs(ps.get("input_names", []), f"{p}.input_names")))
+                                  _R.strs(ps.get("input_names", []), f"{p}.input_names"),
+                                  _R.str_(ps.get("raised_at"), f"{p}.raised_at", optional=True)))
     tensors = []
     for i, t in _each(_R.list_(doc.get("tensors", []), "capture.tensors"), consume=consume):
         p = ("capture.tensors", i)
@@ -1131,7 +1140,8 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
             _source_line_from_dict(t.get("switched_off"), (p, ".switched_off")), _source_line_from_dict(t.get("hook_gradient"), (p, ".hook_gradient")),
             _R.bool_(t.get("is_buffer", False), (p, ".is_buffer")),
             _source_line_from_dict(t.get("grad_result"), (p, ".grad_result")),
-            _scopes(t.get("scopes", []), len(names), (p, ".scopes"))))
+            _scopes(t.get("scopes", []), len(names), (p, ".scopes")),
+            _cut(t.get("cut"), (p, ".cut"))))
     explanations = []
     for i, e in _each(_R.list_(doc.get("explanations", []), "capture.explanations"), consume=consume):
         p = ("capture.explanations", i)
@@ -1183,7 +1193,22 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
         cwd=_R.str_(doc.get("cwd", ""), "capture.cwd"),
         root=_R.str_(doc.get("root", ""), "capture.root"),
         files=_files(doc.get("files", {})),
+        figures=_figures(doc.get("figures", [])),
     )
+
+
+def _cut(value, path) -> CutRecord | None:
+    """Where a tensor's graph was cut (``TensorInfo.cut``); absent in files of earlier versions."""
+    if value is None:
+        return None
+    c = _R.obj(value, path)
+    return CutRecord(_R.str_(_R.key(c, "op", path), (path, ".op")),
+                     _source_line_from_dict(c.get("source"), (path, ".source")),
+                     _R.bool_(c.get("grad_enabled", True), (path, ".grad_enabled")),
+                     _R.strs(c.get("from_names", []), (path, ".from_names")),
+                     _source_line_from_dict(c.get("from_source"), (path, ".from_source")),
+                     _R.strs(c.get("leaves", []), (path, ".leaves")),
+                     _R.bool_(c.get("escaped", False), (path, ".escaped")))
 
 
 def _scopes(value, count: int, path) -> tuple[str, ...]:
@@ -1191,6 +1216,41 @@ def _scopes(value, count: int, path) -> tuple[str, ...]:
     if scopes and len(scopes) != count:
         raise _R.fail(path, "one scope per name")
     return scopes
+
+
+#: A session's figures: at most this many, of at most this many bytes of PNG together.
+MAX_FIGURES_READ = 200
+MAX_FIGURE_BYTES = 64 * 1024 * 1024
+
+
+def _figures(value) -> tuple[FigureImage, ...]:
+    """The program's matplotlib figures: PNGs in base64, each checked to be one (never decoded further here)."""
+    items = _R.list_(value, "capture.figures")
+    if len(items) > MAX_FIGURES_READ:
+        raise _R.fail("capture.figures", f"at most {MAX_FIGURES_READ} figures")
+    figures, total = [], 0
+    for i, item in enumerate(items):
+        path = f"capture.figures[{i}]"
+        item = _R.obj(item, path)
+        text = _R.str_(_R.key(item, "png", path), path + ".png")
+        total += len(text) * 3 // 4
+        if total > MAX_FIGURE_BYTES:
+            raise _R.fail("capture.figures", f"figures of at most {MAX_FIGURE_BYTES // 2**20} MiB together")
+        try:
+            png = base64.b64decode(text, validate=True)
+        except ValueError:
+            raise _R.fail(path + ".png", "a PNG in base64") from None
+        if not png.startswith(PNG_SIGNATURE):
+            raise _R.fail(path + ".png", "a PNG in base64")
+        figures.append(FigureImage(
+            number=_R.int_(item.get("number", i + 1), path + ".number"),
+            title=_R.str_(item.get("title", ""), path + ".title"),
+            png=png,
+            width=_R.int_(item.get("width", 0), path + ".width"),
+            height=_R.int_(item.get("height", 0), path + ".height"),
+            shown=_R.bool_(item.get("shown", True), path + ".shown"),
+        ))
+    return tuple(figures)
 
 
 def _files(value) -> dict[str, str]:

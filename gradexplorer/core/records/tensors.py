@@ -223,8 +223,7 @@ class TensorRecord:
         finite = self.numel - stats.nan_count - stats.inf_count
         if finite <= 0:
             return None, stats.has_nonfinite
-        norm = math.sqrt(max(max(finite - 1, 0) * stats.std ** 2 + finite * stats.mean ** 2, 0.0))
-        return norm, stats.has_nonfinite
+        return norm_from_stats(finite, stats.mean, stats.std), stats.has_nonfinite
 
     def has_nonfinite(self) -> bool:
         """Whether any value is NaN or Inf (see :meth:`norm_and_nonfinite`)."""
@@ -359,6 +358,33 @@ def format_number(value: float | int | bool) -> str:
 _PYTHON_STATS_ELEMENTS = 64
 
 
+def norm_from_stats(count: int, mean: float, std: float) -> float:
+    """The L2 norm of ``count`` finite values with this mean and std: ``sqrt((n-1) std^2 + n mean^2)``.
+
+    Without squaring: values near 1e160 (a session of float64 values) made
+    ``std ** 2`` raise OverflowError on open. A norm beyond the float range is inf.
+    """
+    try:
+        return math.hypot(math.sqrt(max(count - 1, 0)) * std, math.sqrt(count) * mean)
+    except OverflowError:
+        return math.inf
+
+
+#: Above this magnitude, squares of float64 values can overflow: statistics are computed on values divided
+#: by the largest magnitude, then scaled back.
+_SQUARE_SAFE = 1e150
+
+
+def _scaled_mean_std(values64, n: int) -> tuple[float, float]:
+    """Mean and sample std of float64 numpy values of any finite magnitude (no overflow, no warning)."""
+    scale = float(np.abs(values64).max()) or 1.0
+    unit = values64 / scale
+    unit_mean = float(unit.sum()) / n
+    centred = unit - unit_mean
+    std = math.sqrt(float(np.dot(centred, centred)) / (n - 1)) if n > 1 else 0.0
+    return unit_mean * scale, std * scale
+
+
 def _python_stats(values: list) -> TensorStats:
     head = tuple(values[:EDGE_VALUES])
     tail = tuple(values[-EDGE_VALUES:]) if len(values) > EDGE_VALUES else ()
@@ -377,9 +403,13 @@ def _python_stats(values: list) -> TensorStats:
     if n == 1:
         v = float(finite[0])
         return TensorStats(v, v, v, 0.0, nan_count, inf_count, head, tail)
+    low, high = float(min(finite)), float(max(finite))
+    if max(abs(low), abs(high)) > _SQUARE_SAFE:  # squares (and sums) would overflow: divide first
+        mean, std = _scaled_mean_std(np.asarray(finite, dtype=np.float64), n)
+        return TensorStats(low, high, mean, std, nan_count, inf_count, head, tail)
     mean = math.fsum(finite) / n
     std = math.sqrt(math.fsum((v - mean) ** 2 for v in finite) / (n - 1)) if n > 1 else 0.0
-    return TensorStats(float(min(finite)), float(max(finite)), mean, std, nan_count, inf_count, head, tail)
+    return TensorStats(low, high, mean, std, nan_count, inf_count, head, tail)
 
 
 def fill_stats(records: list[TensorRecord]) -> None:
@@ -442,6 +472,10 @@ def _numpy_stats(t: torch.Tensor) -> TensorStats:
     if values.size == 0:
         return TensorStats(None, None, None, None, nan_count, inf_count, head, tail)
     n = values.size
+    low, high = float(values.min()), float(values.max())
+    if max(abs(low), abs(high)) > _SQUARE_SAFE:  # float64 values whose squares overflow
+        mean, std = _scaled_mean_std(values.astype(np.float64), n)
+        return TensorStats(low, high, mean, std, nan_count, inf_count, head, tail)
     mean = float(values.sum(dtype=np.float64)) / n
     std = 0.0
     if n > 1:
@@ -451,14 +485,17 @@ def _numpy_stats(t: torch.Tensor) -> TensorStats:
         # subtracted: where that exceeds 20 (std off by more than ~1e-5
         # relative; 1e-6 * mean^2 let 0.0566776 pass for 0.0566769), redo
         # exactly in float64. Gradients, centred on zero, stay on the fast path.
-        squares = float(np.dot(values, values)) if values.dtype.kind == "f" else float(
-            np.dot(values.astype(np.float64), values.astype(np.float64)))
+        # float32 squares overflow above about 1.8e19 (torch.finfo(float32).min, every Hugging Face
+        # attention mask, gave std = inf and a numpy warning on stderr): those go to float64.
+        wide = values.dtype.kind != "f" or (values.dtype == np.float32 and max(abs(low), abs(high)) > 1e18)
+        squares = float(np.dot(values.astype(np.float64), values.astype(np.float64))) if wide else float(
+            np.dot(values, values))
         variance = (squares - n * mean * mean) / (n - 1)
         if variance <= 0.05 * mean * mean:
             centred = values.astype(np.float64) - mean
             variance = float(np.dot(centred, centred)) / (n - 1)
         std = math.sqrt(max(variance, 0.0))
-    return TensorStats(float(values.min()), float(values.max()), mean, std, nan_count, inf_count, head, tail)
+    return TensorStats(low, high, mean, std, nan_count, inf_count, head, tail)
 
 
 def _torch_stats(t: torch.Tensor) -> TensorStats:
@@ -481,8 +518,14 @@ def _torch_stats(t: torch.Tensor) -> TensorStats:
     if finite.numel() == 0:
         return TensorStats(None, None, None, None, int(nan_count), int(inf_count), head, tail)
     lo, hi = torch.aminmax(finite)
-    std, mean = torch.std_mean(finite.double()) if finite.numel() > 1 else (torch.zeros((), dtype=torch.float64), finite.double().mean())
-    lo, hi, mean, std = torch.stack([lo.double(), hi.double(), mean, std]).tolist()
+    wide = finite.double()
+    # Values whose squares overflow float64 (near 1e160) are divided by the largest magnitude first.
+    scale = wide.abs().max().clamp(min=1.0) if finite.dtype == torch.float64 else torch.ones((), dtype=torch.float64,
+                                                                                               device=wide.device)
+    unit = wide / scale
+    std, mean = torch.std_mean(unit) if finite.numel() > 1 else (torch.zeros((), dtype=torch.float64,
+                                                                             device=wide.device), unit.mean())
+    lo, hi, mean, std = torch.stack([lo.double(), hi.double(), mean * scale, std * scale]).tolist()
     return TensorStats(lo, hi, mean, std, int(nan_count), int(inf_count), head, tail)
 
 
