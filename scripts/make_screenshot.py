@@ -102,6 +102,11 @@ def docs_pictures(window, app, folder: Path) -> None:
     _settle(app)
     window.graph_view.grab().save(str(folder / "pass-view-cnn.png"))
     print(f"wrote {folder / 'pass-view-cnn.png'}")
+    window.shapes_action.trigger()  # View > Shapes on Edges
+    _settle(app)
+    window.graph_view.grab().save(str(folder / "shapes-on-edges-cnn.png"))
+    print(f"wrote {folder / 'shapes-on-edges-cnn.png'}")
+    window.shapes_action.trigger()
     transformer = read_example("10_transformer_training")
     _run(window, transformer)
     _save(window, app, folder / "overview-transformer-2-layers.png")

@@ -305,6 +305,55 @@ class GroupItem(NodeItem):
             view.group_activated.emit(self.group.path)
 
 
+def _forward_shape(graph, consumer: str, producer: str) -> str | None:
+    """``"16×8"``: the shape of the producer's output the consumer took in the forward pass (the gradient
+    edge's ``input_nr``), from the producer's recorded outputs (a leaf: its variable; an output made inside
+    an op and never recorded: the gradient a pass handed it, which autograd keeps to that shape)."""
+    attrs = graph.nodes[producer]
+    nr = graph.edges[consumer, producer].get("input_nr", 0) if graph.has_edge(consumer, producer) else 0
+    outputs = attrs.get("outputs") or ()
+    record = outputs[nr] if nr < len(outputs) else (attrs.get("variable") if attrs.get("kind") == "leaf" else None)
+    if record is None:  # made inside an op (linear's weight.t()): the gradient it received has the same shape
+        flows = (attrs.get("grads") or {}).values()
+        record = next((f.outputs[nr] for f in flows if nr < len(f.outputs) and f.outputs[nr] is not None), None)
+    if record is None:
+        return None
+    return "×".join(map(str, record.shape)) if record.shape else "scalar"
+
+
+class EdgeLabels(QGraphicsItem):
+    """Every edge's shape label in one item: painted only where the view exposes them (10,000 edges cost
+    one item, not 10,000)."""
+
+    def __init__(self, labels, dark: bool) -> None:
+        super().__init__()
+        #: ``edge -> text`` (tests read them).
+        self.labels = {edge: text for edge, _, text in labels}
+        self._placed = [(point, text) for _, point, text in labels]
+        self._colour = QColor("#8b949e" if dark else "#57606a")
+        xs = [p.x() for p, _ in self._placed] or [0.0]
+        ys = [p.y() for p, _ in self._placed] or [0.0]
+        self._bounds = QRectF(min(xs) - 4, min(ys) - CAPTION_PIXELS, max(xs) - min(xs) + 200,
+                              max(ys) - min(ys) + 2 * CAPTION_PIXELS)
+        self.setZValue(-0.5)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < 0.25:
+            return
+        font = QFont(painter.font())
+        font.setPixelSize(CAPTION_PIXELS)
+        painter.setFont(font)
+        painter.setPen(self._colour)
+        exposed = option.exposedRect.adjusted(-200, -CAPTION_PIXELS, 0, CAPTION_PIXELS)
+        for point, text in self._placed:
+            if exposed.contains(point):
+                painter.drawText(point + QPointF(0, CAPTION_PIXELS / 3), text)
+
+
 def _set_opacity(widget, opacity: float) -> None:
     """Draw ``widget`` (the legend, the minimap) at ``opacity``; 1.0 drops the effect."""
     effect = widget.graphicsEffect()
@@ -390,6 +439,9 @@ class GraphView(QGraphicsView):
         self._passing_for: tuple | None = None  # the (filter, drawing) the set was made for
         #: "Values on the graph": each node's value and gradient norm drawn by it.
         self.show_values = False
+        #: "Shapes on edges": the shape of the tensor each edge carries, beside it.
+        self.show_shapes = False
+        self._shape_item: EdgeLabels | None = None
         # Captions of records whose statistics are on their way: painted again a moment later (never wait).
         self._stats_poll = QTimer(self)
         self._stats_poll.setSingleShot(True)
@@ -413,6 +465,7 @@ class GraphView(QGraphicsView):
         """
         self._overlay = []
         self._edge_items = []
+        self._shape_item = None
         self._drawing_rect = None
         self.items_by_id = {}
         self._graph = None
@@ -488,12 +541,41 @@ class GraphView(QGraphicsView):
         self.minimap.refresh()
         self._update_minimap_visibility()
 
+    def set_show_shapes(self, shown: bool) -> None:
+        """Write (or stop writing) beside each edge the shape of the tensor it carries in the forward pass."""
+        self.show_shapes = shown
+        self._draw_edges()
+
+    def edge_shape_labels(self) -> dict[tuple[str, str], str]:
+        """The shape drawn beside each edge now (empty when Shapes on Edges is off)."""
+        return dict(self._shape_item.labels) if self._shape_item is not None else {}
+
+    def _edge_shapes(self, edges) -> list[tuple[tuple[str, str], QPointF, str]]:
+        """``(edge, where, "16×8")`` for edges between two nodes (not boxes): the producer's output that the
+        consumer took (the edge's ``input_nr``); a box stands for many tensors and gets none."""
+        positions, routes, graph = self._layout.positions, self._layout.routes, self._graph
+        labels = []
+        for u, v in edges:
+            if u not in graph or v not in graph:
+                continue
+            shape = _forward_shape(graph, u, v)
+            if shape is None:
+                continue
+            ux, uy = positions[u]
+            via = routes.get((u, v), ())
+            vx, vy = via[0] if via else positions[v]
+            labels.append(((u, v), QPointF((ux + vx) / 2 + 4, (uy + vy) / 2), shape))
+        return labels
+
     def _draw_edges(self) -> None:
         """(Re)draw the edges as bands of layers; a filter dims or drops edges to nodes outside it."""
         scene = self.scene()
         for item in self._edge_items:
             scene.removeItem(item)
         self._edge_items = []
+        if self._shape_item is not None:
+            scene.removeItem(self._shape_item)
+            self._shape_item = None
         if self._layout is None or self.display is None:
             return
         positions = self._layout.positions
@@ -523,6 +605,11 @@ class GraphView(QGraphicsView):
             item.setZValue(-1)
             scene.addItem(item)
             self._edge_items.append(item)
+        if self.show_shapes:
+            drawn = [(u, v) for u, v in self.display.edges
+                     if passing is None or self.filter_mode != "hide" or (u in passing and v in passing)]
+            self._shape_item = EdgeLabels(self._edge_shapes(drawn), dark=self._dark)
+            scene.addItem(self._shape_item)
 
     def set_colour_mode(self, mode: str) -> None:
         """``"kind"`` (default styles) or ``"grad_norm"`` (gradient norm on the fixed log scale of :mod:`.legend`)."""
@@ -740,12 +827,13 @@ class GraphView(QGraphicsView):
     #: How opaque an overlay is drawn when every corner would cover a box.
     FADED_OPACITY = 0.25
 
-    def _corner_rect(self, widget, corner: str) -> QRect:
-        """Where ``widget`` sits in ``corner`` of the viewport, in the view's coordinates."""
+    def _corner_rect(self, widget, corner: str, size: QSize | None = None) -> QRect:
+        """Where ``widget`` (at ``size``, default its own) sits in ``corner`` of the viewport, in view coordinates."""
+        size = size if size is not None else widget.size()
         area = self.viewport().geometry()  # inside the frame, above the scroll bar
-        x = area.left() + 8 if corner.endswith("left") else area.right() - widget.width() - 8
-        y = area.top() + 8 if corner.startswith("top") else max(area.bottom() - widget.height() - 8, area.top() + 8)
-        return QRect(x, y, widget.width(), widget.height())
+        x = area.left() + 8 if corner.endswith("left") else area.right() - size.width() - 8
+        y = area.top() + 8 if corner.startswith("top") else max(area.bottom() - size.height() - 8, area.top() + 8)
+        return QRect(x, y, size.width(), size.height())
 
     def boxes_under(self, rect: QRect) -> list[str]:
         """The shown boxes and nodes that ``rect`` (view coordinates) would cover."""
@@ -760,8 +848,14 @@ class GraphView(QGraphicsView):
 
     def _place_overlays(self) -> None:
         """The legend and the minimap go to the first corner where they cover no box (never onto
-        each other); one that would cover a box in every corner is faded to :attr:`FADED_OPACITY`."""
+        each other); the legend folds to a small tab where it would cover one in every corner, and
+        what still covers a box is faded to :attr:`FADED_OPACITY`."""
         taken: list[QRect] = []
+        if self.legend.isVisible():
+            whole = self.legend.full_size()
+            fits = any(not self.boxes_under(self._corner_rect(self.legend, c, whole))
+                       for c in self._CORNERS["legend"])
+            self.legend.set_compact(not fits)
         for name, widget in (("legend", self.legend), ("minimap", self.minimap)):
             corners = [c for c in self._CORNERS[name]
                        if not any(self._corner_rect(widget, c).intersects(t) for t in taken)]

@@ -233,14 +233,15 @@ def _short(record: TensorRecord | None) -> str:
 
 #: How a pass's effect on a leaf's .grad reads (core.accounting's step effects).
 _STEP_WORDS = {"filled": "filled .grad", "added": "added to .grad", "consumed": "a hook took it (.grad set to None)",
-               "changed": "a hook changed .grad", "none": "nothing arrived"}
+               "changed": "a hook changed .grad", "none": "nothing arrived",
+               "reduced": "DistributedDataParallel's reducer wrote the mean over the processes"}
 _BEFORE_WORDS = {"preexisting": ".grad already held a value", "reset": ".grad was reset before this pass",
                  "edited": ".grad was edited before this pass", "first": "", "kept": ""}
 
 
 #: The same, short, for the per-pass table's narrow column.
 _STEP_SHORT = {"filled": "filled", "added": "added", "consumed": "taken by a hook", "changed": "changed by a hook",
-               "none": "nothing arrived"}
+               "none": "nothing arrived", "reduced": "averaged over processes (DDP)"}
 _BEFORE_SHORT = {"preexisting": "had a value", "reset": "reset before", "edited": "edited before", "first": "",
                  "kept": ""}
 

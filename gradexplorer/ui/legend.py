@@ -100,6 +100,9 @@ def legend_texts(mode: str) -> list[str]:
     return [text for _, _, text in _KIND_SWATCHES] + common
 
 
+#: The folded legend: a tab that names itself.
+COMPACT_LEGEND_SIZE = QSize(104, 22)
+
 _ROW = 16.0
 _PAD = 8.0
 _SWATCH_COLUMN = 30.0
@@ -202,19 +205,41 @@ class LegendWidget(QWidget):
         self.dark = False
         #: The view's corner it sits in: the first that covers no box (``GraphView._place_overlays``).
         self.corner = "bottom-left"
+        #: Folded to a small "Legend" tab (its lines in the tooltip) where the whole legend would cover a box.
+        self.compact = False
         self.resize(legend_size(self.mode))
 
     def set_mode(self, mode: str, *, dark: bool = False) -> None:
         self.mode, self.dark = mode, dark
-        self.resize(legend_size(mode))
+        self.resize(self.sizeHint())
         self.setToolTip("\n".join(legend_texts(mode)))
         self.update()
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+    def full_size(self) -> QSize:
         return legend_size(self.mode)
+
+    def set_compact(self, compact: bool) -> None:
+        """Fold to the tab (hover shows the lines) or unfold to the whole legend."""
+        if compact != self.compact:
+            self.compact = compact
+            # The tab answers the mouse (its tooltip); the whole legend lets clicks through to the drawing.
+            self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, not compact)
+            self.resize(self.sizeHint())
+            self.update()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return COMPACT_LEGEND_SIZE if self.compact else legend_size(self.mode)
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        paint_legend(painter, 0.5, 0.5, self.mode, dark=self.dark)
+        if self.compact:
+            painter.setPen(QPen(QColor("#8c959f"), 1.0))
+            painter.setBrush(QColor(22, 27, 34, 235) if self.dark else QColor(255, 255, 255, 235))
+            painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
+            painter.setPen(QColor("#e6edf3" if self.dark else "#1f2328"))
+            painter.setFont(_legend_font())
+            painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter, "Legend (hover)")
+        else:
+            paint_legend(painter, 0.5, 0.5, self.mode, dark=self.dark)
         painter.end()

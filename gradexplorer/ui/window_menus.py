@@ -185,7 +185,9 @@ def setup_menus(window) -> None:
                                    "What the colours and borders of the graph mean (drawn into exports too)")
     window.minimap_action = _toggle(window, "Show Minimap", True, window.graph_view.set_minimap_wanted,
                                     "A small picture of the whole graph when it is bigger than the view")
-    for action in (window.values_action, window.legend_action, window.minimap_action):
+    window.shapes_action = _toggle(window, "Shapes on Edges", False, window.graph_view.set_show_shapes,
+                                   "Write the shape of the tensor each edge carries in the forward pass beside it")
+    for action in (window.values_action, window.shapes_action, window.legend_action, window.minimap_action):
         view_menu.addAction(action)
     view_menu.addSeparator()
     window.wrap_action = _toggle(window, "Wrap Long Lines", False, window.editor.set_word_wrap,

@@ -46,3 +46,38 @@ def capture_file_with_cli(folder, name: str, code: str, *output: str):
     done = subprocess.run([sys.executable, "-m", "gradexplorer", "capture", str(program), *map(str, output)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def run_with_prehooks(program: str, raises: str):
+    """Run ``program`` with torch alone, a pre-hook on every node of each ``backward()``'s graph, expecting
+    it to raise ``raises``: ``(calls, namespace)``, each call ``(node name, the gradients it was handed)``.
+
+    The truth for a pass that raised: the last call is the node the engine
+    was running when it raised.
+    """
+    import torch
+    from torch import nn
+
+    namespace = {"torch": torch, "nn": nn}
+    backward = torch.Tensor.backward
+    calls = []
+
+    def hooked_backward(tensor, *args, **kwargs):
+        stack, seen = [tensor.grad_fn], set()
+        while stack:
+            node = stack.pop()
+            if node is None or node in seen:
+                continue
+            seen.add(node)
+            node.register_prehook(lambda grads, node=node: calls.append(
+                (node.name(), tuple(None if g is None else g.clone() for g in grads))))
+            stack.extend(n for n, _ in node.next_functions)
+        return backward(tensor, *args, **kwargs)
+
+    torch.Tensor.backward = hooked_backward
+    try:
+        with pytest.raises(RuntimeError, match=raises):
+            exec(textwrap.dedent(program), namespace)
+    finally:
+        torch.Tensor.backward = backward
+    return calls, namespace

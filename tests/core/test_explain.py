@@ -10,6 +10,8 @@ from gradexplorer import capture
 from gradexplorer.cli import main
 from gradexplorer.resources import resource_root
 
+from .conftest import run_with_prehooks
+
 
 def explanation(cap, name):
     for exp in cap.explanations:
@@ -115,6 +117,14 @@ TABLE = [
         unused = torch.tensor(2.0, requires_grad=True)
         loss = used * 3
         loss.backward()
+    """),
+    ("grad_reduced", "model.module.weight", """
+        import tempfile
+        import torch.distributed as dist
+        dist.init_process_group("gloo", init_method="file://" + tempfile.mktemp(), rank=0, world_size=1)
+        model = nn.parallel.DistributedDataParallel(nn.Linear(2, 1))
+        model(torch.ones(1, 2)).sum().backward()
+        dist.destroy_process_group()
     """),
     ("graph_cut", "loss", """
         w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -382,26 +392,8 @@ RAISING_STEP = textwrap.dedent("""\
 
 def _plain_raising_step():
     """The truth: the same step in plain PyTorch, a pre-hook on every node; which nodes ran, what .grad holds."""
-    from torch import nn
-
-    torch.manual_seed(0)
-    net = nn.Sequential(nn.Linear(3, 4), nn.Sigmoid(), nn.Linear(4, 1))
-    x = torch.randn(2, 3)
-    h = net[1](net[0](x))
-    h.mul_(2)
-    loss = net[2](h).sum()
-    reached = []
-    stack, seen = [loss.grad_fn], set()
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        node.register_prehook(lambda grads, node=node: reached.append(node.name()))
-        stack.extend(n for n, _ in node.next_functions)
-    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-        loss.backward()
-    return reached, {name: p.grad for name, p in net.named_parameters()}
+    calls, namespace = run_with_prehooks(RAISING_STEP, "modified by an inplace operation")
+    return [name for name, _ in calls], {name: p.grad for name, p in namespace["net"].named_parameters()}
 
 
 def test_the_module_audit_blames_the_raising_pass_not_the_layer():

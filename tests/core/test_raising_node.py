@@ -11,9 +11,10 @@ import textwrap
 
 import pytest
 import torch
-from torch import nn
 
 from gradexplorer import capture
+
+from .conftest import run_with_prehooks
 
 PROGRAMS = {
     "sigmoid_output_changed_in_place": """\
@@ -46,29 +47,8 @@ PROGRAMS = {
 
 
 def _plain(program: str):
-    """Run with torch alone, a pre-hook on every node: (the last node's name, the gradient it was handed)."""
-    namespace = {"torch": torch, "nn": nn}
-    backward = torch.Tensor.backward
-    calls = []
-
-    def hooked_backward(tensor, *args, **kwargs):
-        stack, seen = [tensor.grad_fn], set()
-        while stack:
-            node = stack.pop()
-            if node is None or node in seen:
-                continue
-            seen.add(node)
-            node.register_prehook(lambda grads, node=node: calls.append(
-                (node.name(), tuple(None if g is None else g.clone() for g in grads))))
-            stack.extend(n for n, _ in node.next_functions)
-        return backward(tensor, *args, **kwargs)
-
-    torch.Tensor.backward = hooked_backward
-    try:
-        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-            exec(textwrap.dedent(program), namespace)
-    finally:
-        torch.Tensor.backward = backward
+    """(the last node's name, the gradient it was handed) in a plain run with pre-hooks on every node."""
+    calls, _ = run_with_prehooks(program, "modified by an inplace operation")
     return calls[-1]
 
 

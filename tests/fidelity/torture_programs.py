@@ -877,4 +877,51 @@ PROGRAMS: list[Program] = [
         bn.eval()
         bn(x).pow(2).sum().backward()
     """, {"bn.weight": "grad_accumulated", "bn.running_mean": "buffer"}),
+    # -- issue 28: values and sentences around the gradients --------------------------------------
+    _p("resnet_pattern_batchnorm_then_inplace_relu", """
+        torch.manual_seed(0)
+        block = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2), nn.ReLU(inplace=True))
+        bn_out = block[1](block[0](torch.randn(2, 1, 5, 5)))
+        out = block[2](bn_out)
+        out.mean().backward()
+    """, {"block.0.weight": "leaf_grad", "bn_out": "intermediate", "out": "alias"},
+       {"out": ("an in-place op",)}),
+    _p("argmax_accuracy_as_a_loss", """
+        torch.manual_seed(0)
+        head = nn.Linear(4, 3)
+        scores = head(torch.randn(5, 4))
+        labels = torch.tensor([0, 1, 2, 1, 0])
+        accuracy = (scores.argmax(dim=1) == labels).float().mean()
+        try:
+            accuracy.backward()
+        except RuntimeError:
+            pass
+    """, {"accuracy": "graph_cut", "head.weight": "graph_cut"},
+       {"accuracy": ("`argmax`", "would only hide the error"), "head.weight": ("accuracy was computed from it",)},
+       {"head.weight": ("Check that it is used",)}),
+    _p("a_loss_rebuilt_from_item", """
+        w = torch.tensor([0.5, 1.5], requires_grad=True)
+        value = (w ** 2).sum().item()
+        loss = torch.tensor(value, requires_grad=False) * 3
+        try:
+            loss.backward()
+        except RuntimeError:
+            pass
+    """, {"loss": "graph_cut", "w": "graph_cut"}, {"loss": (".item()",)}),
+    _p("a_raising_pass_is_blamed_not_the_layer", """
+        torch.manual_seed(0)
+        net = nn.Sequential(nn.Linear(3, 4), nn.Sigmoid(), nn.Linear(4, 1))
+        h = net[1](net[0](torch.randn(2, 3)))
+        h.mul_(2)
+        try:
+            net[2](h).sum().backward()
+        except RuntimeError:
+            pass
+    """, {"net.0.weight": "pass_raised", "net.2.weight": "leaf_grad"}),
+    _p("allow_unused_returns_none", """
+        x = torch.tensor(2.0, requires_grad=True)
+        unused = torch.tensor(3.0, requires_grad=True)
+        gx, gu = torch.autograd.grad(x * x, [x, unused], allow_unused=True)
+    """, {"unused": "grad_returned"}, {"unused": ("returned None",)},
+       {"unused": ("if you want it accumulated",)}),
 ]

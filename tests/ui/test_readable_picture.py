@@ -165,3 +165,73 @@ def test_a_dark_palette_paints_the_legend_the_minimap_and_the_boxes_dark(qtbot, 
     image = view.viewport().grab().toImage()
     rect = view.mapFromScene(box.mapRectToScene(box._rect)).boundingRect()
     assert image.pixelColor(rect.right() - 8, rect.center().y()).lightness() < 80  # painted dark
+
+
+def test_the_legend_folds_to_a_tab_where_it_would_cover_a_box(qtbot, window):
+    """A tall chain in a narrow view: the whole legend covers a box in every corner, so it folds to a tab
+    (its lines in the tooltip) that covers none, rather than lying faint over the boxes."""
+    window.resize(1100, 720)
+    window.example_actions["12_lstm_unrolled"].trigger()
+    run_and_wait(qtbot, window)
+    view = window.graph_view
+    legend = view.legend
+    assert legend.isVisible() and legend.compact
+    assert legend.size().height() < 30 and "leaf (a parameter or input)" in legend.toolTip()
+    assert legend.graphicsEffect() is None  # not faded: the tab found a free corner
+    assert not _covered(view, legend)
+    window.resize(2400, 1600)  # room enough: the whole legend comes back
+    qtbot.waitUntil(lambda: not legend.compact)
+    assert not _covered(view, legend) or legend.graphicsEffect() is not None
+
+
+SHAPES_PROGRAM = """\
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 5), nn.ReLU())
+x = torch.randn(4, 3)
+h = model(x)
+left, right = torch.split(h, [2, 3], dim=1)  # one node, two outputs of different shapes
+loss = left.sum() * 2 + right.pow(2).mean()
+loss.backward()
+"""
+
+
+def test_shapes_on_edges_are_the_tensors_the_forward_pass_carried(qtbot, window):
+    """View > Shapes on Edges writes each edge's tensor shape (as torchview does); the truth is PyTorch's own
+    metadata of what each node produced (``_input_metadata`` of the node the edge leads to)."""
+    import torch
+    from torch import nn
+
+    namespace = {"torch": torch, "nn": nn}
+    exec(SHAPES_PROGRAM, namespace)
+    truth: dict[tuple[str, str], str] = {}  # (consumer op, producer op) -> shapes, from a plain run
+    stack, seen = [namespace["loss"].grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for child, nr in node.next_functions:
+            if child is None:
+                continue
+            shape = tuple(child._input_metadata[nr].shape) if hasattr(child, "_input_metadata") else None
+            if child.name() == "torch::autograd::AccumulateGrad":
+                shape = tuple(child.variable.shape)
+            truth.setdefault((node.name(), child.name()), set()).add("×".join(map(str, shape)) or "scalar")
+            stack.append(child)
+    window.editor.setPlainText(SHAPES_PROGRAM)
+    result = run_and_wait(qtbot, window)
+    view = window.graph_view
+    assert view.edge_shape_labels() == {}
+    without = view.viewport().grab().toImage()
+    window.shapes_action.trigger()
+    labels = view.edge_shape_labels()
+    assert view.viewport().grab().toImage() != without  # the labels are painted
+    graph = result.shown_graph
+    assert len(labels) == len(view.display.edges) > 5
+    for (consumer, producer), text in labels.items():
+        ops = (graph.nodes[consumer]["op"], graph.nodes[producer]["op"])
+        ops = tuple("torch::autograd::AccumulateGrad" if op == "AccumulateGrad" else op for op in ops)
+        assert text in truth[ops], (ops, text, truth[ops])
+    assert {"4×5", "5×3", "4×2", "4×3"} <= set(labels.values())  # h, W1 and the two parts of the split
+    window.shapes_action.trigger()
+    assert view.edge_shape_labels() == {} and view.viewport().grab().toImage() == without

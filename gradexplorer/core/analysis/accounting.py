@@ -14,6 +14,7 @@ steps and one of the reason codes of :mod:`gradexplorer.core.analysis.explain`:
 ``grad_reset``        ``.grad`` was reset (None or zeros) between passes, so it holds only the later pass(es)
 ``grad_edited``       something other than a pass changed ``.grad`` (clipped, scaled, assigned)
 ``grad_consumed``     a hook took the gradient during the pass (``.grad`` set to None, e.g. an optimizer step in backward)
+``grad_reduced``      a DistributedDataParallel reducer wrote ``.grad`` during the pass: the mean over the processes
 
 Everything here reads plain records only (no live tensors), so a reopened
 session gets the same answers.
@@ -49,7 +50,8 @@ class LeafStep:
         What the pass did: ``"filled"`` (``.grad`` = delivered), ``"added"``
         (``.grad`` += delivered), ``"consumed"`` (a hook left ``.grad`` None),
         ``"changed"`` (``.grad`` changed in a way the delivery does not
-        explain: a hook edited it), ``"none"`` (nothing arrived).
+        explain: a hook edited it), ``"reduced"`` (a DistributedDataParallel
+        reducer wrote it: :attr:`LeafPass.reduced_by`), ``"none"`` (nothing arrived).
     """
 
     index: int
@@ -137,7 +139,9 @@ def leaf_steps(accumulation: dict) -> list[LeafStep]:
             before_change = "reset"
         else:
             before_change = "edited"
-        if delivered is None:
+        if delivered is not None and getattr(lp, "reduced_by", ""):
+            effect = "reduced"  # what .grad holds is the reducer's mean over processes, not this delivery
+        elif delivered is None:
             effect = "none" if same_value(before, after) else "changed"
         elif after is None:
             effect = "consumed"
@@ -206,12 +210,14 @@ def classify_leaf(steps: list[LeafStep], final: TensorRecord | None) -> tuple[st
             edited = edited or "edited"
         elif step.before_change == "preexisting":
             preexisting = True
-        if step.effect in ("filled", "added"):
+        if step.effect in ("filled", "added", "reduced"):
             contributing.append(step.index)
         elif step.effect == "changed":
             edited = edited or "in_pass"
     if edited:
         return "grad_edited", [], edited
+    if any(s.effect == "reduced" for s in since_last_reset(steps)):
+        return "grad_reduced", contributing, change
     if final is None:
         if any(s.effect == "consumed" for s in steps):
             return "grad_consumed", [], change

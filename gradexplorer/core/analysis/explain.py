@@ -61,6 +61,7 @@ REASONS: dict[str, Reason] = {
     "grad_accumulated": Reason("ok", "a leaf whose .grad is the sum of several passes (or added to an existing .grad)"),
     "grad_reset": Reason("ok", "a leaf whose .grad was reset between passes: it holds only the later one(s)"),
     "grad_edited": Reason("note", "a leaf whose .grad was changed by code or a hook (clipped, scaled, assigned)"),
+    "grad_reduced": Reason("ok", "a DistributedDataParallel reducer wrote .grad: the mean over the processes"),
     "grad_consumed": Reason("note", "a hook took the gradient during the pass (.grad set to None, optimizer in backward)"),
     "hook_raised": Reason("problem", "a hook on this tensor raised: the pass stopped there"),
     "hook_modified": Reason("ok", "a hook replaced or changed in place the gradient flowing to this tensor"),
@@ -370,6 +371,14 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
         return ("grad_reset",
                 f"{name} got gradients from passes {_list(s.index for s in reached)}, but .grad was reset after the "
                 f"last one (zero_grad or .grad = None): it is {value} now." + tail, line)
+    if code == "grad_reduced":
+        s = next(s for s in reversed(steps) if s.effect == "reduced")
+        lp = attrs["accumulation"][s.index]
+        return ("grad_reduced",
+                f"During {_pass_name(passes[s.index])} this process delivered {_value(s.delivered)} to {name}, and "
+                f"{lp.reduced_by} then wrote .grad: its reducer (C++ hooks on every parameter's gradient "
+                f"accumulator, which Python never sees) averages .grad over the processes, so .grad is {value}, "
+                f"not this process's gradient." + tail, line)
     if code == "grad_consumed":
         hook = next((h for h in attrs.get("hooks", ()) if h.kind == "post_accumulate"), None)
         who = f"the post-accumulate hook {hook.qualname}" if hook is not None else "a hook"

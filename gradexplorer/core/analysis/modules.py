@@ -12,6 +12,9 @@ submodules as a tree of frozen records, with warnings that carry their fix:
     Registered state of one module tree on more than one device.
 ``parameter_without_grad``
     A parameter that requires grad but got no gradient in any backward pass.
+``ddp_reducer`` (info)
+    A module wrapped by ``DistributedDataParallel``: its reducer's C++ hooks
+    (invisible to Python) average ``.grad`` over the processes during backward.
 ``pass_raised``
     Such a parameter, on the graph of a backward pass that raised before
     reaching it (:func:`reword_for_raised_passes`): the error is the news, not
@@ -35,6 +38,7 @@ import torch
 from torch import nn
 
 from ..graph.autograd_nodes import grad_fn_of
+from ..graph.build import ddp_reducers
 from ..records.tensors import RecordMaker, TensorRecord
 
 __all__ = ["WARNING_CODES", "AuditRow", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules", "audit_rows",
@@ -42,7 +46,7 @@ __all__ = ["WARNING_CODES", "AuditRow", "ModuleAudit", "ModuleWarning", "StateEn
 
 #: Every code a :class:`ModuleWarning` can carry.
 WARNING_CODES = ("plain_tensor_attribute", "non_persistent_buffer", "parameter_without_grad", "mixed_devices",
-                 "module_hooks", "frozen_parameters", "pass_raised")
+                 "module_hooks", "frozen_parameters", "pass_raised", "ddp_reducer")
 
 #: Module hook dictionaries and how they read (``nn.Module`` keeps them per instance).
 _HOOK_KINDS = (("_forward_pre_hooks", "forward pre-hook"), ("_forward_hooks", "forward hook"),
@@ -299,6 +303,21 @@ def _warnings(root: ModuleAudit, passes_ran: bool, delivered: frozenset[str] = f
     return tuple(warnings), devices
 
 
+def _ddp_warning(module, path: str) -> tuple[ModuleWarning, ...]:
+    """An info line for a module wrapped by DistributedDataParallel (:func:`~..graph.build.ddp_reducers`)."""
+    labels = ddp_reducers([module])
+    if not labels:
+        return ()
+    label = next(iter(labels.values()))
+    return (ModuleWarning(
+        "ddp_reducer", path,
+        f"`{path}` is wrapped by {label}: its reducer registers C++ hooks on every parameter's gradient "
+        f"accumulator (Python never sees them) that average .grad over the processes during backward, so .grad "
+        f"after a pass is that mean, not what this process delivered (the inspector shows both).",
+        "compare `delivered` with .grad per pass; run with one process to see this process's gradient alone",
+        "info"),)
+
+
 def reword_for_raised_passes(audits: tuple[ModuleAudit, ...], explanations) -> tuple[ModuleAudit, ...]:
     """The audits with each ``parameter_without_grad`` of a parameter whose explanation is ``pass_raised``
     told as such.
@@ -376,7 +395,7 @@ def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
             continue
         tree = _build(module, names[0], record_of, seen)
         warnings, devices = _warnings(tree, passes_ran, delivered, frozen_at)
-        warnings = warnings + tuple(_module_hook_warnings(module, names[0]))
+        warnings = warnings + tuple(_module_hook_warnings(module, names[0])) + _ddp_warning(module, names[0])
         audits.append(ModuleAudit(tree.path, tree.type_name, tree.entries, tree.children, warnings, devices))
     return tuple(audits)
 

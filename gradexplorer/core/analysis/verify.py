@@ -102,6 +102,10 @@ def _verify_leaf(node_id: str, attrs: dict) -> list[Verification]:
             result.append(Verification(node_id, index, "leaf_pass", "unverified",
                                        "delivered only as the change in .grad (an inner backward)"))
             continue
+        if getattr(lp, "reduced_by", ""):
+            result.append(Verification(node_id, index, "leaf_pass", "unverified",
+                                       f"{lp.reduced_by} wrote .grad (the mean over the processes)"))
+            continue
         if _hook_changed(attrs, index) or lp.after is None:
             result.append(Verification(node_id, index, "leaf_pass", "unverified",
                                        "a hook changed .grad during the pass"))

@@ -100,6 +100,7 @@ Edge attributes
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -204,11 +205,17 @@ class LeafPass:
         the leaf's tensor hooks), None when none arrived.
     before, after : TensorRecord or None
         ``.grad`` just before and just after the pass (None: ``.grad`` was None).
+    reduced_by : str
+        Who wrote ``.grad`` in the pass besides autograd, when known: a
+        ``DistributedDataParallel`` reducer ("DistributedDataParallel over 2
+        processes"), whose C++ hooks average ``.grad`` across processes out of
+        Python's sight (:func:`ddp_reducers`). "" otherwise.
     """
 
     delivered: TensorRecord | None
     before: TensorRecord | None
     after: TensorRecord | None
+    reduced_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -460,7 +467,37 @@ def _node_grads(node: Node, passes, record_of: RecordMaker) -> tuple[dict[int, G
     return grads, freed
 
 
-def _node_accumulation(node: Node, passes, record_of: RecordMaker, hooks) -> dict[int, LeafPass]:
+def ddp_reducers(modules) -> dict[int, str]:
+    """``id(parameter) -> "DistributedDataParallel over N processes"`` for the parameters of every
+    ``DistributedDataParallel`` among ``modules`` (``nn.Module`` objects).
+
+    Its reducer registers C++ hooks on each parameter's gradient accumulator
+    (invisible to Python, so no tap or hook record sees them) that all-reduce
+    ``.grad`` during backward: ``.grad`` after a pass is the mean over the
+    processes, not what this process delivered. torch.distributed is looked
+    up only when the program imported it.
+    """
+    parallel = sys.modules.get("torch.nn.parallel.distributed")
+    wrapper = getattr(parallel, "DistributedDataParallel", None)
+    if wrapper is None:
+        return {}
+    result: dict[int, str] = {}
+    for module in modules:
+        if not isinstance(module, wrapper):
+            continue
+        try:
+            size = module.process_group.size()
+        except Exception:  # noqa: BLE001 - a group already destroyed: say so without a number
+            size = None
+        label = f"DistributedDataParallel over {size} processes" if size else "DistributedDataParallel"
+        for parameter in module.module.parameters():
+            if parameter.requires_grad:
+                result[id(parameter)] = label
+    return result
+
+
+def _node_accumulation(node: Node, passes, record_of: RecordMaker, hooks,
+                       reducers: dict[int, str] | None = None) -> dict[int, LeafPass]:
     """Per pass: what reached the accumulator and ``.grad`` around the pass."""
     result = {}
     for p in passes:
@@ -490,8 +527,9 @@ def _node_accumulation(node: Node, passes, record_of: RecordMaker, hooks) -> dic
                                                 note=note)
         else:
             delivered_record = None if delivered is None else record_of(delivered)
+        reduced_by = reducers.get(id(node.variable), "") if reducers and delivered is not None else ""
         result[p.index] = LeafPass(delivered_record, None if before is None else record_of(before),
-                                   None if after is None else record_of(after))
+                                   None if after is None else record_of(after), reduced_by)
     return result
 
 
@@ -603,12 +641,14 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str] | So
     passes = recorder.passes
     facts = []
     record_of = records if records is not None else RecordMaker(value_elements)
+    reducers = ddp_reducers(module for module, _ in bindings.modules.values())
     for node in order:
         outputs, variable, leaf_grad, requires_grad, call = _node_values(
             node, ops.get(node), named_tensors, recorder, record_of)
         grads, freed = _node_grads(node, passes, record_of)
         saved = _read_saved(node, record_of, freed) if saved_values and variable is None else ()
-        accumulation = _node_accumulation(node, passes, record_of, recorder.hooks) if variable is not None else {}
+        accumulation = (_node_accumulation(node, passes, record_of, recorder.hooks, reducers)
+                        if variable is not None else {})
         facts.append((outputs, variable, leaf_grad, requires_grad, call, grads, saved, accumulation))
     hooks_by_node: dict[Node, list[HookRecord]] = {}
     for h in recorder.hooks:

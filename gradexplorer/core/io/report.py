@@ -20,7 +20,8 @@ __all__ = ["format_capture"]
 
 #: What a step's effect means, in the per-pass table.
 _EFFECTS = {"filled": "filled .grad", "added": "added to .grad", "consumed": "a hook took it (.grad None)",
-            "changed": ".grad changed by a hook", "none": "nothing arrived"}
+            "changed": ".grad changed by a hook", "none": "nothing arrived",
+            "reduced": ".grad = mean over processes (DDP)"}
 _BEFORE = {"first": "", "preexisting": ".grad already set; ", "kept": "", "reset": "reset before; ",
            "edited": "edited before; "}
 

@@ -832,7 +832,8 @@ def _node_attrs(d: dict, path: str) -> dict:
             raise _R.fail((path, ".accumulation"), "keyed by pass numbers")
         lp = _R.obj(lp, ((path, ".accumulation"), '.' + key))
         accumulation[int(key)] = LeafPass(*(record_from_dict(lp.get(k), (((path, ".accumulation"), '.' + key), '.' + k))
-                                            for k in ("delivered", "before", "after")))
+                                            for k in ("delivered", "before", "after")),
+                                          _R.str_(lp.get("reduced_by", ""), ((path, ".accumulation"), '.' + key)))
     value = d.get("value")
     if value is not None:
         value = record_from_dict(value, (path, ".value"))
