@@ -259,7 +259,7 @@ MUTANTS = (
            ("tests/fidelity/test_torture.py::test_program_agrees_with_pytorch[ema_copy_updated_under_no_grad]",
             "tests/core/test_explain.py::test_a_second_name_is_explained_by_the_statement_that_bound_it")),
     Mutant("a second name of an unreached leaf 'still gets a gradient'", "gradexplorer/core/analysis/explain.py",
-           '            elif REASONS[code].severity == "ok":', '            elif True:',
+           '            elif REASONS[code].severity == "ok" and _got_gradient(capture, info):', '            elif True:',
            ("tests/fidelity/test_torture.py::test_program_agrees_with_pytorch[ema_copy_updated_under_no_grad]",)),
     Mutant("a leaf's hook sentence stops at the hook's first change", "gradexplorer/core/analysis/explain.py",
            '{_leaf_reason(capture, info, attrs)[1]}" if info.is_leaf else ""', '" if False else ""',
@@ -375,8 +375,10 @@ MUTANTS = (
            "        on_graph(graph, len(recorder.passes))\n", "        pass\n",
            ("tests/core/test_handover_parts.py::test_nodes_sent_as_soon_as_the_graph_is_built_read_back_as_the_whole_file",),
            also=(("gradexplorer/core/capture/run.py",
-                  "    return replace(result, explanations=explain_capture(result))\n",
-                  "    result = replace(result, explanations=explain_capture(result))\n"
+                  "    return replace(result, explanations=explanations, modules=reword_for_raised_passes(modules, "
+                  "explanations))\n",
+                  "    result = replace(result, explanations=explanations, modules=reword_for_raised_passes(modules, "
+                  "explanations))\n"
                   "    if on_graph is not None:\n        on_graph(graph, len(recorder.passes))\n"
                   "    return result\n"),)),
     Mutant("the isolated child sends its nodes with the file", "gradexplorer/core/isolated/child.py",
@@ -706,6 +708,15 @@ MUTANTS = (
     Mutant("shapes on edges are never painted", "gradexplorer/ui/graph_view.py",
            "                painter.drawText(point + QPointF(0, CAPTION_PIXELS / 3), text)", "                pass",
            ("tests/ui/test_readable_picture.py::test_shapes_on_edges_are_the_tensors_the_forward_pass_carried",)),
+    Mutant("output with a non-UTF-8 file name is kept as it came", "gradexplorer/core/capture/streams.py",
+           "        if not text.isascii():\n            text = savable_text(text)\n", "",
+           ("tests/core/test_survival.py::test_output_with_a_non_utf8_file_name_saves_and_reopens",)),
+    Mutant("a damaged autosave lock stops the start", "gradexplorer/core/io/autosave.py",
+           "    except (OverflowError, ValueError):  # a damaged lock", "    except (KeyError,):  # a damaged lock",
+           ("tests/core/test_survival.py::test_a_damaged_autosave_lock_does_not_stop_the_start",)),
+    Mutant("what a killed save left is never cleaned", "gradexplorer/core/io/session.py",
+           "    _remove_stale_temporaries(folder, target.name)\n", "",
+           ("tests/core/test_survival.py::test_a_save_removes_what_a_killed_save_left_and_spares_one_in_progress",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the
@@ -749,6 +760,7 @@ def run_one(mutant: Mutant) -> tuple[str, float]:
             path.write_text(text)
         done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
                                "-p", "no:warnings", *mutant.tests], cwd=ROOT, capture_output=True, text=True,
+                              errors="replace",  # a mutant may let a program's raw bytes through
                               timeout=600)
     except subprocess.TimeoutExpired:
         return "killed (timed out)", time.perf_counter() - started

@@ -66,7 +66,7 @@ from .namespace import Bindings, find_bindings, frame_scopes, name_modules_that_
 from .project import Project, fresh_project_modules
 from .recording import ESCAPING_CALLS, HOOK_HELPER_NAME, FileLine, Recorder, rewrite_node_hook_calls
 from .script import ScriptRun, is_file_name, started_as_script
-from .streams import DEFAULT_MAX_OUTPUT_CHARS, answering_input, collect_output, routed_to
+from .streams import DEFAULT_MAX_OUTPUT_CHARS, answering_input, collect_output, routed_to, savable_text
 
 __all__ = ["Capture", "OriginRecord", "PassSummary", "ProgramRemains", "TensorInfo", "build_capture", "capture",
            "exception_report", "release_leftovers"]
@@ -411,7 +411,8 @@ def exception_report(exc: BaseException, project: Project, text: SourceText) -> 
         kind = "exception"
     parts.extend(tb_module.format_exception_only(type(exc), exc) if kind == "exception" else [f"Stopped: {message}\n"])
     line, file = (frames[-1][0], frames[-1][2]) if frames else (None, None)
-    return ErrorReport(kind, exc_type, message, line, None, "".join(parts).rstrip("\n"), tuple(frames), file)
+    return ErrorReport(kind, exc_type, savable_text(message), line, None, savable_text("".join(parts).rstrip("\n")),
+                       tuple(frames), file)
 
 
 def _tensor_infos(bindings: Bindings, recorder: Recorder, ids: dict, text: SourceText,

@@ -28,10 +28,29 @@ import threading
 from collections.abc import Callable, Iterator
 
 __all__ = ["routed_to", "DEFAULT_MAX_OUTPUT_CHARS", "NoInputError", "OutputCollector", "ThreadRoutedStream",
-           "answering_input", "collect_output", "stdin_reader"]
+           "answering_input", "collect_output", "savable_text", "stdin_reader"]
 
 #: Characters kept per stream and run; the rest is dropped with a notice.
 DEFAULT_MAX_OUTPUT_CHARS = 1_000_000
+
+
+def savable_text(text: str) -> str:
+    """``text`` with lone surrogates spelled out, so that it can be written as UTF-8.
+
+    A file name that is not UTF-8 reaches Python as surrogates
+    (``os.listdir`` gives ``"caf\\udce9"`` for the bytes ``caf\\xe9``); printed,
+    it made every save of the capture fail. Its bytes come back as
+    ``\\xe9`` escapes (``"caf\\\\xe9"``), the way ``ls`` would show them.
+    """
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # surrogates that are not escaped bytes
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class OutputCollector:
@@ -77,10 +96,13 @@ class OutputCollector:
     def write(self, text: str) -> int:
         if not text:
             return 0
+        count = len(text)
+        if not text.isascii():
+            text = savable_text(text)
         self._rewrite(text)
         if self.on_text is not None:
             self.on_text(self.name, text)
-        return len(text)
+        return count
 
     def _rewrite(self, text: str) -> None:
         """Apply ``text`` to the kept output as a terminal would.

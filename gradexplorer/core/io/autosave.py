@@ -34,6 +34,8 @@ def process_alive(pid: int) -> bool:
     """Whether a process with ``pid`` exists (signal 0 probes without sending)."""
     try:
         os.kill(pid, 0)
+    except (OverflowError, ValueError):  # a damaged lock (pid 99999999999999999999): no such process
+        return False
     except ProcessLookupError:
         return False
     except PermissionError:

@@ -96,9 +96,11 @@ import stat
 import struct
 import sys
 import tempfile
+import time
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -508,6 +510,30 @@ def save_session(session: Session, path: str | os.PathLike, *, file_values: int 
         write_atomic(Path(path), lambda fh: write_session_container(session, fh, file_values=file_values))
 
 
+#: A temporary file of a save older than this (seconds) was left by a writer that died (killed mid-save).
+STALE_TEMPORARY_SECONDS = 600.0
+
+
+def _remove_stale_temporaries(folder: Path, name: str) -> None:
+    """Remove the hidden ``.NAME.*.tmp`` files an earlier save of ``name`` left when it was killed.
+
+    A fresh one may be another save still writing: only those untouched for
+    :data:`STALE_TEMPORARY_SECONDS` go. Errors are ignored (the save itself
+    decides whether the folder is writable).
+    """
+    now = time.time()
+    try:
+        candidates = list(folder.glob(f".{glob_escape(name)}.*.tmp"))
+    except OSError:
+        return
+    for path in candidates:
+        try:
+            if now - path.lstat().st_mtime > STALE_TEMPORARY_SECONDS and path.is_file():
+                path.unlink()
+        except OSError:
+            pass
+
+
 def write_atomic(target: Path, content: str | bytes | Callable[[BinaryIO], None]) -> None:
     """Serialised text or bytes -> temp file in the same folder -> fsync -> ``os.replace``.
 
@@ -516,6 +542,7 @@ def write_atomic(target: Path, content: str | bytes | Callable[[BinaryIO], None]
     first.
     """
     folder = target.parent if str(target.parent) else Path(".")
+    _remove_stale_temporaries(folder, target.name)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
