@@ -52,8 +52,10 @@ from __future__ import annotations
 import ast
 import collections
 import contextlib
+import functools
 import inspect
 import itertools
+import operator
 import os
 import sys
 import threading
@@ -377,12 +379,7 @@ class _LeafTap(_GradTap):
 
 def _summed(tensors: list | None):
     """What autograd's input buffer holds for one output: the gradients sent to it, added up."""
-    if not tensors:
-        return None
-    total = tensors[0]
-    for other in tensors[1:]:
-        total = total + other
-    return total
+    return functools.reduce(operator.add, tensors) if tensors else None
 
 
 def _copy_grad(t) -> torch.Tensor | None:
@@ -998,7 +995,7 @@ class Recorder(TorchFunctionMode):
         before everything else). Runs only for a pass that raised.
         """
         grads = record.node_grads
-        if not grads or record.reachable is None:
+        if not grads:
             return
         incoming: dict[Node, dict[int, list]] = {}
         for node, (grad_inputs, _) in grads.items():

@@ -55,7 +55,7 @@ from ..analysis.explain import Explanation, explain_capture
 from ..analysis.modules import ModuleAudit, audit_modules, reword_for_raised_passes
 from ..collector import fewer_collections, freeze_survivors, paused_collection
 from ..graph.autograd_nodes import grad_fn_of
-from ..graph.build import CaptureGraph, SourceLine, SourceText, build_graph, node_for_tensor
+from ..graph.build import CaptureGraph, SourceLine, SourceText, build_graph, node_for_tensor, walk_nodes
 from ..records.errors import CaptureStopped, ErrorReport
 from ..records.figures import FigureImage
 from ..records.tensors import DEFAULT_VALUE_ELEMENTS, RecordMaker, SnapshotBuffer, TensorRecord, resolve_all
@@ -476,25 +476,18 @@ def _cut_record(tensor, origin, recorder: Recorder, bindings: Bindings, text: So
                      leaves=_leaves_behind(source, bindings) if source is not None else ())
 
 
-def _leaves_behind(tensor, bindings: Bindings, limit: int = 50_000) -> tuple[str, ...]:
+def _leaves_behind(tensor, bindings: Bindings) -> tuple[str, ...]:
     """The first names of the leaves that require grad in ``tensor``'s graph (``tensor`` itself for a leaf)."""
     node = grad_fn_of(tensor)
     if node is None:
         return tuple(bindings.names_of(tensor)[:1])
     names: list[str] = []
-    seen, todo = {node}, [node]
-    while todo and len(seen) < limit and len(names) < _CUT_LEAVES:
-        node = todo.pop()
-        variable = getattr(node, "variable", None)
-        if variable is not None:
-            for name in bindings.names_of(variable)[:1]:
-                if name not in names:
-                    names.append(name)
-        for following, _ in node.next_functions:
-            if following is not None and following not in seen:
-                seen.add(following)
-                todo.append(following)
-    return tuple(names)
+    for reached in walk_nodes([node])[0]:
+        variable = getattr(reached, "variable", None)
+        for name in bindings.names_of(variable)[:1] if variable is not None else ():
+            if name not in names:
+                names.append(name)
+    return tuple(names[:_CUT_LEAVES])
 
 
 def _scopes(scopes: list[str], count: int) -> tuple[str, ...]:
