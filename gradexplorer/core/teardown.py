@@ -51,6 +51,10 @@ class CaptureTeardown:
         """True once the capture was found unshared and split into pieces."""
         return self._capture is None
 
+    def holds(self, capture: Any) -> bool:
+        """True while ``capture`` is this teardown's and not yet taken apart."""
+        return self._capture is capture
+
     def _unshared(self) -> bool:
         # References: this object's attribute and getrefcount's argument; the
         # graph's: the capture's field and the argument.

@@ -58,6 +58,14 @@ class CaptureRetirer(QObject):
         if not self._timer.isActive():
             self._timer.start(0)
 
+    def take_back(self, capture) -> bool:
+        """Stop retiring ``capture`` (an Open that failed shows it again); False if already taken apart."""
+        for entry in self._queue:
+            if entry[0].holds(capture):
+                self._queue.remove(entry)
+                return True
+        return False
+
     def _on_timer_timeout(self) -> None:
         if not self._queue:
             return

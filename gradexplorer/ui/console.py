@@ -64,6 +64,17 @@ class Console(QPlainTextEdit):
         self._tail_start = None
         self._pending_cr = False
 
+    def state(self) -> tuple:
+        """What the console shows and knows, for :meth:`restore` (an Open that fails puts it back)."""
+        return (self.document().toHtml(), self.filename, self.root, self._dropped, self._tail_start,
+                self._pending_cr)
+
+    def restore(self, state: tuple) -> None:
+        """Show again what :meth:`state` returned: text with its colours, and where a flood's tail starts."""
+        html, self.filename, self.root, self._dropped, self._tail_start, self._pending_cr = state
+        self.document().setHtml(html)
+        self.moveCursor(QTextCursor.MoveOperation.End)
+
     def append_output(self, stream: str, text: str) -> None:
         """Append program output (stderr in red); a flood keeps its head and its tail.
 

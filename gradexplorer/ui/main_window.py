@@ -124,6 +124,8 @@ class MainWindow(QMainWindow):
         self.program_filename = "<editor>"
         #: How the next Run starts the program (Run > Arguments…, Run > Working Folder…); part of the session.
         self.run_settings = ScriptRun()
+        #: The session file an Open is reading (its job runs), else None.
+        self._opening: Path | None = None
 
         self.editor = CodeEditor()
         self.sources = SourceTabs(self.editor)
@@ -183,6 +185,11 @@ class MainWindow(QMainWindow):
         self.run_settings_label = QLabel("")
         self.run_settings_label.setAccessibleName("How the program runs")
         self.statusBar().addPermanentWidget(self.run_settings_label)
+        #: Says "Autosave failed" while crash recovery cannot write (see _show_autosave_problem).
+        self.autosave_label = QLabel("")
+        self.autosave_label.setStyleSheet("color: #d73a49")
+        self.statusBar().addPermanentWidget(self.autosave_label)
+        self._autosave_problem: str | None = None
         #: The capture runs: worker thread, Stop, ticks and the program's output.
         self.runs = RunController(self)
         self.runs.ticked.connect(self._on_runs_ticked)
@@ -370,33 +377,95 @@ class MainWindow(QMainWindow):
         """Show a saved session: code in the editor, graph and values as saved. Runs nothing.
 
         Reading the file and laying out its graph run in a job: the window
-        keeps answering while a big session opens.
+        keeps answering while a big session opens. An Open either completes
+        or leaves the window exactly as it was (code, title, save path,
+        picture, console): a session that fails half-way through showing
+        once left the new code under the old file's name, and Ctrl+S then
+        overwrote that file with it. While one Open reads its file, the Open
+        actions are off and another Open is refused with a message (the
+        older one would otherwise finish last and replace the newer).
         """
-        self.status.setText(f"Opening {Path(path).name}…")
+        path = Path(path)
+        if self._opening is not None:
+            self.status.setText(f"Still opening {self._opening.name}: {path.name} was not opened")
+            self.console.append_message(f"Cannot open {path.name} now: {self._opening.name} is still being opened.",
+                                        error=True)
+            return False
+        self.status.setText(f"Opening {path.name}…")
+        self._set_opening(path)
         try:
             session, prepared = self.jobs.run_and_wait("open", lambda: _read_and_prepare(path))
-        except DocumentError as exc:
-            # The current work stays as it is.
-            self.console.append_message(f"Cannot open {Path(path).name}: {exc}", error=True)
-            self.status.setText(f"Cannot open {Path(path).name}")
+        except Exception as exc:  # noqa: BLE001 - any failure is a message; the current work stays as it is
+            why = str(exc) if isinstance(exc, DocumentError) else f"{type(exc).__name__}: {exc}"
+            self.console.append_message(f"Cannot open {path.name}: {why}", error=True)
+            self.status.setText(f"Cannot open {path.name}")
             return False
+        finally:
+            self._set_opening(None)
         if prompt and not self.maybe_save():
             return False
-        self._show_session(session, prepared)
-        self.session_path = Path(path)
+        before = self._window_state()
+        try:
+            self._show_session(session, prepared)
+        except Exception as exc:  # noqa: BLE001 - the window goes back to what it showed before
+            del session, prepared
+            self._restore_window_state(before)
+            self.console.append_message(f"Cannot open {path.name}: showing it failed ({type(exc).__name__}: {exc}); "
+                                        "the window shows what it showed before.", error=True)
+            self.status.setText(f"Cannot open {path.name}")
+            return False
+        self.session_path = path
         self._script_path = None
         self._mark_clean()
         self._update_title()
-        self._update_title()
         self.settings.add_recent_file(str(path))
         made = session.versions.get("gradexplorer", "?")
-        self.status.setText(f"Opened session {Path(path).name} (made by gradexplorer {made}; nothing was run)")
+        self.status.setText(f"Opened session {path.name} (made by gradexplorer {made}; nothing was run)")
         return True
+
+    def _set_opening(self, path: Path | None) -> None:
+        """Mark an Open under way (its actions off) or over."""
+        self._opening = path
+        for action in (self.open_action, self.recent_menu.menuAction()):
+            action.setEnabled(path is None)
+
+    def _window_state(self) -> _WindowState:
+        """What the window shows now, for :meth:`_restore_window_state`."""
+        return _WindowState(
+            code=self.editor.toPlainText(), modified=self.isWindowModified(), session_path=self.session_path,
+            script_path=self._script_path, program_filename=self.program_filename, run_settings=self.run_settings,
+            device=self.device, result=self.result, console=self.console.state(),
+            files=tuple((f, self.sources.file_view(f).toPlainText()) for f in self.sources.open_files))
+
+    def _restore_window_state(self, state: _WindowState) -> None:
+        """Show ``state`` again: the failed Open's half-shown session goes, the previous work comes back."""
+        if state.result is not None:
+            self.retirer.take_back(state.result.capture)
+        self._clear_views()
+        if self.editor.toPlainText() != state.code:  # untouched, it keeps its undo history
+            self.editor.setPlainText(state.code)
+        self.select_device(state.device)
+        self._set_program(state.program_filename, state.run_settings)
+        if state.result is not None:
+            try:
+                self._show_result(state.result)
+            except Exception:  # noqa: BLE001 - it was on screen a moment ago; if it cannot be again, no picture
+                self.result = None
+                self.graph_view.clear_graph()
+        for file, text in state.files:
+            self.sources.show_file(file, text, 0)
+        self.sources.show_program()
+        self.console.restore(state.console)
+        self.session_path = state.session_path
+        self._script_path = state.script_path
+        self._mark_clean()
+        self._update_title()
+        self.setWindowModified(state.modified)
 
     def _show_session(self, session: Session, prepared: CaptureResult | None = None) -> None:
         """Show a session; ``prepared`` is its capture laid out when a job has done that already."""
-        self.editor.setPlainText(session.code)
         self._clear_views()
+        self.editor.setPlainText(session.code)
         if session.device:
             self.select_device(session.device)
         self._set_program(session.filename, ScriptRun(tuple(session.args), session.cwd))
@@ -567,8 +636,10 @@ class MainWindow(QMainWindow):
         """Write the editor text and device to this window's slot (every 45 s and before runs)."""
         try:
             self._autosave.write_text(self.editor.toPlainText(), self.device)
-        except OSError:
+        except OSError as exc:
+            self._show_autosave_problem(getattr(exc, "strerror", None) or str(exc))
             return False
+        self._show_autosave_problem(None)
         return True
 
     def _autosave_capture(self) -> None:
@@ -583,8 +654,28 @@ class MainWindow(QMainWindow):
             time.sleep(AUTOSAVE_SETTLE_SECONDS)
             slot.write_session(session)
 
-        # Errors are dropped: the text is autosaved on the timer anyway.
-        self.jobs.start("autosave", write, on_errored=lambda message, exc: None)
+        self.jobs.start("autosave", write, on_errored=lambda message, exc: self._show_autosave_problem(
+            (getattr(exc, "strerror", None) or str(exc)) if isinstance(exc, OSError) else message))
+
+    def _show_autosave_problem(self, why: str | None) -> None:
+        """Say (once per reason, and in the status bar until it works again) that crash recovery is not writing.
+
+        A failing autosave was silent: the user learnt that their work was
+        unprotected only after the crash.
+        """
+        if why is None:
+            if self._autosave_problem is not None:
+                self._autosave_problem = None
+                self.autosave_label.setText("")
+                self.autosave_label.setToolTip("")
+            return
+        if why != self._autosave_problem:
+            self.console.append_message(f"Autosave failed: {why} (in {self._autosave.folder}). Your work is not "
+                                        "protected against a crash until it works again: save it (Ctrl+S).",
+                                        error=True)
+        self._autosave_problem = why
+        self.autosave_label.setText("Autosave failed")
+        self.autosave_label.setToolTip(f"Autosave to {self._autosave.folder} failed: {why}")
 
     def _discard_autosave(self) -> None:
         self.jobs.wait_all()
@@ -1259,6 +1350,22 @@ class MainWindow(QMainWindow):
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
+
+
+@dataclasses.dataclass(frozen=True)
+class _WindowState:
+    """What the window showed before an Open, kept until the Open has shown its session."""
+
+    code: str
+    modified: bool
+    session_path: Path | None
+    script_path: Path | None
+    program_filename: str
+    run_settings: ScriptRun
+    device: str
+    result: CaptureResult | None
+    console: tuple
+    files: tuple[tuple[str, str], ...]
 
 
 def initial_size(available) -> QSize:

@@ -6,6 +6,8 @@ numbers otherwise, depending on the platform's backend).
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtCore import QByteArray, QSettings
 
 __all__ = ["Settings"]
@@ -58,6 +60,8 @@ class Settings:
         return [str(v) for v in value][:MAX_RECENT]
 
     def add_recent_file(self, path: str) -> None:
+        """Put ``path`` first in Open Recent, as an absolute path (a relative one fails from another folder)."""
+        path = os.path.abspath(path)
         files = [path] + [f for f in self.recent_files if f != path]
         self._settings.setValue("files/recent", files[:MAX_RECENT])
 

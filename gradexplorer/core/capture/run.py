@@ -62,7 +62,7 @@ from ..records.tensors import DEFAULT_VALUE_ELEMENTS, RecordMaker, SnapshotBuffe
 from . import process_state
 from .devices import resolve_device
 from .figures import collecting_figures
-from .namespace import Bindings, find_bindings, frame_scopes, name_modules_that_ran
+from .namespace import MAX_BINDINGS, Bindings, find_bindings, frame_scopes, name_modules_that_ran
 from .project import Project, fresh_project_modules
 from .recording import ESCAPING_CALLS, HOOK_HELPER_NAME, FileLine, Recorder, rewrite_node_hook_calls
 from .script import ScriptRun, is_file_name, started_as_script
@@ -294,7 +294,8 @@ class Capture:
     restored : tuple of str
         What the program changed in the process (default dtype, working
         directory, a monkeypatched ``Tensor.backward``, ...) and was put back
-        after it, and the threads it left running, one sentence each.
+        after it, the threads it left running, and what gradexplorer could
+        not fully do for it (names looked up in part), one sentence each.
     args : tuple of str
         The arguments it was started with (``sys.argv[1:]``).
     cwd : str
@@ -708,6 +709,10 @@ def build_capture(recorder: Recorder, namespace: dict[str, Any], *, skip: frozen
     text = SourceText(code.splitlines(), project.texts)
     scopes = [*outer_scopes, *frame_scopes(list(recorder.frames.values()))]
     bindings = find_bindings(namespace, skip=skip, scopes=scopes)
+    if bindings.truncated:
+        restored = (*restored, f"the program's variables hold more than {MAX_BINDINGS:,} values (tensors, modules, "
+                               f"containers and their items): names were looked up in the first {MAX_BINDINGS:,} "
+                               "only, so some tensors may show their op instead of their name")
     name_modules_that_ran(bindings, list(recorder.modules.values()))
     phases: dict[str, float] = {}
     named_nodes: dict = {}

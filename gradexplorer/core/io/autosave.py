@@ -4,13 +4,19 @@ Two windows (or two app processes) used to share one autosave file: after a
 crash the app restored the other window's work, and a clean exit of either
 deleted it. Now every instance writes its own *slot* in ``DATA/autosave/``:
 
-``<id>.lock``       the owner's pid, written when the slot is made;
+``<id>.lock``       the owner's pid, written when the slot is made, and held
+                    under an OS lock (``flock``) for the owner's lifetime;
 ``<id>.text.json``  the editor text and device, rewritten on a timer
                     (milliseconds: no capture in it);
 ``<id>.gxsession``  the last capture as a session, written once per run.
 
 A slot whose owner process is gone is an *orphan*: the next start offers each
 one (its time and first lines) and a clean exit removes only its own slot.
+Whether the owner is gone is the OS lock's answer, not the pid's: a pid is
+reused by an unrelated process after a reboot or a long uptime, and the
+crashed instance's work was then never offered. The kernel drops the lock
+when its holder dies however it dies. (Where ``fcntl`` is missing, and for
+slots written by versions before the lock, the pid still decides.)
 Qt-free, so it is tested without a window.
 """
 
@@ -21,6 +27,11 @@ import json
 import os
 import time
 from dataclasses import dataclass
+
+try:
+    import fcntl
+except ImportError:  # Windows: the pid decides
+    fcntl = None
 from pathlib import Path
 
 from .session import SESSION_SUFFIX, Session, load_session, save_session, write_atomic
@@ -28,6 +39,8 @@ from .session import SESSION_SUFFIX, Session, load_session, save_session, write_
 __all__ = ["AutosaveSlot", "Orphan", "find_orphans", "process_alive"]
 
 _LOCK, _TEXT = ".lock", ".text.json"
+#: Written after the pid in a lock file held under ``flock``: its lock, not the pid, tells whether it is alive.
+_FLOCK_MARK = "flock"
 
 
 def process_alive(pid: int) -> bool:
@@ -56,6 +69,8 @@ class AutosaveSlot:
         self.folder = Path(data_dir) / "autosave"
         self.slot_id = f"{os.getpid()}-{int(time.time() * 1000)}"
         self._made = False
+        #: The lock file, open and locked while this slot lives (None before it is made, or without fcntl).
+        self._lock_fd: int | None = None
 
     def _path(self, suffix: str) -> Path:
         return self.folder / f"{self.slot_id}{suffix}"
@@ -71,26 +86,43 @@ class AutosaveSlot:
     def _ensure(self) -> None:
         if not self._made:
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self._path(_LOCK), str(os.getpid()))
+            if fcntl is None:
+                write_atomic(self._path(_LOCK), str(os.getpid()), private=True)
+            else:
+                # Locked before anything is written: another instance looking at the
+                # folder meanwhile sees a live slot, never an empty orphan to discard.
+                fd = os.open(self._path(_LOCK), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    os.ftruncate(fd, 0)
+                    os.write(fd, f"{os.getpid()} {_FLOCK_MARK}".encode("ascii"))
+                except BaseException:
+                    os.close(fd)
+                    raise
+                self._lock_fd = fd
             self._made = True
 
     def write_text(self, code: str, device: str) -> None:
         """The editor text and device: cheap, for the timer. Raises OSError."""
         self._ensure()
-        write_atomic(self.text_path, json.dumps({"code": code, "device": device, "saved_at": _now()}))
+        write_atomic(self.text_path, json.dumps({"code": code, "device": device, "saved_at": _now()}),
+                     private=True)
 
     def write_session(self, session: Session) -> None:
         """The capture of the last run (any thread: the session is plain data). Raises OSError, ValueError."""
         self._ensure()
-        save_session(session, self.session_path)
+        save_session(session, self.session_path, private=True)
 
     def remove(self) -> None:
-        """A clean exit: this slot's files go, other instances' stay."""
+        """A clean exit: this slot's files go (the lock file last, then its lock), other instances' stay."""
         for suffix in (_TEXT, SESSION_SUFFIX, _LOCK):
             try:
                 self._path(suffix).unlink()
             except OSError:
                 pass
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing drops the flock
+            self._lock_fd = None
         self._made = False
 
 
@@ -125,9 +157,38 @@ class Orphan:
 
 def _read_pid(path: Path) -> int | None:
     try:
-        return int(path.read_text())
-    except (OSError, ValueError):
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
         return None
+
+
+def _owner_alive(lock: Path) -> bool:
+    """Whether the instance that made the slot of ``lock`` still runs.
+
+    A slot held under ``flock`` is alive exactly while someone holds the lock
+    (its pid may since belong to another process). Older slots, and systems
+    without ``fcntl``, fall back to the pid.
+    """
+    try:
+        text = lock.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+    if fcntl is not None and (_FLOCK_MARK in text or not text.strip()):
+        try:
+            fd = os.open(lock, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True  # held: its owner runs
+        except OSError:
+            return False
+        finally:
+            os.close(fd)  # also drops the probe's own lock
+        return False  # nobody holds it: its owner is gone, whatever its pid is now
+    pid = _read_pid(lock)
+    return pid is not None and (pid == os.getpid() or process_alive(pid))
 
 
 def find_orphans(data_dir: str | os.PathLike) -> list[Orphan]:
@@ -137,10 +198,7 @@ def find_orphans(data_dir: str | os.PathLike) -> list[Orphan]:
     folder = data_dir / "autosave"
     for lock in folder.glob(f"*{_LOCK}") if folder.is_dir() else ():
         slot_id = lock.name[: -len(_LOCK)]
-        pid = _read_pid(lock)
-        if pid is not None and pid != os.getpid() and process_alive(pid):
-            continue
-        if pid == os.getpid():
+        if _owner_alive(lock):
             continue
         code, device, saved_at = "", "", ""
         try:

@@ -88,6 +88,7 @@ from __future__ import annotations
 import base64
 import contextvars
 import datetime as _dt
+import errno
 import io
 import json
 import math
@@ -496,7 +497,8 @@ def _write_pieces(zf: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes) -> No
             dest.write(view[start:start + _CHUNK_BYTES])
 
 
-def save_session(session: Session, path: str | os.PathLike, *, file_values: int = DEFAULT_FILE_VALUES) -> None:
+def save_session(session: Session, path: str | os.PathLike, *, file_values: int = DEFAULT_FILE_VALUES,
+                 private: bool = False) -> None:
     """Write ``session`` to ``path`` atomically (temp file, fsync, rename). Any thread: it only reads plain data.
 
     The container is written straight into the temporary file, a piece at a
@@ -504,10 +506,12 @@ def save_session(session: Session, path: str | os.PathLike, *, file_values: int 
     meanwhile: encoding makes hundreds of thousands of small objects, and a
     full collection over them (and over the capture) is one long C call that
     holds the GIL, a frozen GUI thread for half a second even though the
-    work runs in a job.
+    work runs in a job. ``private``: a new file is the user's alone (0600),
+    see :func:`write_atomic`.
     """
     with paused_collection():
-        write_atomic(Path(path), lambda fh: write_session_container(session, fh, file_values=file_values))
+        write_atomic(Path(path), lambda fh: write_session_container(session, fh, file_values=file_values),
+                     private=private)
 
 
 #: A temporary file of a save older than this (seconds) was left by a writer that died (killed mid-save).
@@ -534,17 +538,30 @@ def _remove_stale_temporaries(folder: Path, name: str) -> None:
             pass
 
 
-def write_atomic(target: Path, content: str | bytes | Callable[[BinaryIO], None]) -> None:
+def write_atomic(target: Path, content: str | bytes | Callable[[BinaryIO], None], *,
+                 private: bool = False) -> None:
     """Serialised text or bytes -> temp file in the same folder -> fsync -> ``os.replace``.
 
     ``content`` may also be a function that writes into the open temporary
     file (a binary file object), so that a big file is never built in memory
     first.
+
+    As editors do, a symlink is written through (its target is replaced, the
+    link stays a link), an existing file keeps its permission bits (a 0644
+    file stayed 0644, not the temporary file's 0600) and a new one gets the
+    usual ``0666 & ~umask``; ``private`` makes a new file 0600 (the autosave
+    of unsaved work, like an editor's swap file).
     """
+    target = _written_through(Path(target))
     folder = target.parent if str(target.parent) else Path(".")
     _remove_stale_temporaries(folder, target.name)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = 0o600 if private else 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             if callable(content):
                 content(fh)
@@ -559,6 +576,38 @@ def write_atomic(target: Path, content: str | bytes | Callable[[BinaryIO], None]
         except OSError:
             pass
         raise
+
+
+#: Longest chain of symlinks followed before a save gives up (as the kernel's ELOOP limit).
+_MAX_LINKS = 40
+
+
+def _written_through(target: Path) -> Path:
+    """The file a save to ``target`` must replace: ``target`` itself, or what its symlinks lead to.
+
+    A link's relative target is read from the link's own folder. A dangling
+    link is written through too (the file it names is created).
+    """
+    for _ in range(_MAX_LINKS):
+        if not target.is_symlink():
+            return target
+        link = Path(os.readlink(target))
+        target = link if link.is_absolute() else target.parent / link
+    raise OSError(errno.ELOOP, f"too many levels of symbolic links at {target}")
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the OS allows (other threads may create files)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
 
 
 # --------------------------------------------------------------------------- reading

@@ -299,7 +299,10 @@ def finite_norm(t: torch.Tensor) -> float | None:
         return None
     values = t.detach().numpy()
     # vdot flattens as reshape(-1) does (the same BLAS dot over the same order), without a Python-level reshape.
-    squares = float(np.dot(values, values) if values.ndim == 1 else np.vdot(values, values))
+    # A sum of squares past the float range is the answer "not finite" here, never a RuntimeWarning on the
+    # user's stderr (values near 1e160 printed one) nor an error under their warnings.simplefilter("error").
+    with np.errstate(over="ignore", invalid="ignore"):
+        squares = float(np.dot(values, values) if values.ndim == 1 else np.vdot(values, values))
     return math.sqrt(squares) if math.isfinite(squares) else None
 
 
