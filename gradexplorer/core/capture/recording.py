@@ -682,6 +682,30 @@ class Recorder(TorchFunctionMode):
         self.frames.clear()
         self._last_frame = None
 
+    def release_graph(self) -> None:
+        """Let the recorded autograd nodes go, newest first, once the program's own references are gone.
+
+        Once Python has touched a node (``grad_fn``, ``next_functions``), the
+        node is freed through its Python wrapper, and freeing the head of a
+        chain frees the next node from inside that call, and so on: plain
+        PyTorch frees a 300,000-op chain iteratively, but one whose wrappers
+        exist overflowed the C stack at about 45,000 ops (SIGSEGV). Freed
+        newest first while the recorder still holds every older node, each
+        node's release stops at the next node (held here): one level deep.
+        Call it after the program's globals and frames are emptied; what
+        else of the run could hold a node (passes, hooks, kept tensors) goes
+        first.
+        """
+        ops, self.ops = self.ops, {}
+        self.release_frames()
+        self.passes, self.hooks, self.active_pass = [], [], None
+        self.grad_switched_off, self.hook_gradients, self.grad_results = TensorLines(), TensorLines(), TensorLines()
+        self._origins, self._cuts = {}, {}
+        self.escapes.clear()
+        self.modules = {}
+        while ops:
+            ops.popitem()  # the newest first (a dict pops in reverse insertion order)
+
     @contextlib.contextmanager
     def following_thread(self):
         """Record the calling thread (one the user's code started) into this recorder."""

@@ -671,8 +671,7 @@ def capture(
         if leftovers is not None:
             leftovers.append(ProgramRemains(namespace, (recorder, snapshots)))
         else:
-            recorder.release_frames()
-            _release_namespace(namespace)
+            ProgramRemains(namespace, (recorder, snapshots)).release()
         if freeze_result:
             # Inside the pause: the young objects go straight to the frozen
             # set instead of into one long collection when the pause ends.
@@ -829,6 +828,9 @@ class ProgramRemains:
                 obj.release_frames()
         if self.namespace is not None:
             _release_namespace(self.namespace)
+        for obj in self.objects or ():
+            if isinstance(obj, Recorder):
+                obj.release_graph()  # after the globals: see Recorder.release_graph
         self.namespace = self.objects = None
 
 
