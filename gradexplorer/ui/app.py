@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from .._version import __version__
 from ..core.collector import freeze_after_pauses
 from ..resources import resource_root
+from .gui_thread_guard import guard_gui_thread
 
 __all__ = ["app_files", "create_application", "main"]
 
@@ -28,6 +29,7 @@ def create_application(argv: list[str] | None = None) -> QApplication:
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication([sys.argv[0], *(argv or [])])
     freeze_after_pauses()  # core.collector: no long collection when a paused job ends
+    guard_gui_thread()  # a program's QLabel(...).show() or quit() in the worker: a sentence, not a crash
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APPLICATION)
     QCoreApplication.setApplicationVersion(__version__)

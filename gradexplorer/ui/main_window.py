@@ -71,7 +71,7 @@ from .idle_collector import IdleCollector
 from .inspector import Inspector
 from .jobs import JobRunner
 from .modules_pane import ModulesPane
-from .run_controller import RunController
+from .run_controller import STOP_GRACE_MS, RunController
 from .settings import Settings
 from .source_tabs import SourceTabs
 from .tensors_pane import TensorsPane
@@ -197,6 +197,7 @@ class MainWindow(QMainWindow):
         self.runs.returned.connect(self._on_runs_returned)
         self.runs.errored.connect(self._on_runs_errored)
         self.runs.finished.connect(self._on_runs_finished)
+        self.runs.stuck.connect(self._on_runs_stuck)
         self.runs.input_requested.connect(self.console_pane.ask)
         self.console_pane.input_entered.connect(self.runs.provide_input)
 
@@ -216,7 +217,6 @@ class MainWindow(QMainWindow):
         self.editor.document().setModified(False)
         self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
         self._update_title()
-        self._closing = False  # closed during a run: waiting, hidden, for the run to end
         self._view_job_running = False  # see _view_job
         #: Every long job (save, open, export, autosave) runs here, off the GUI thread.
         self.jobs = JobRunner(self)
@@ -855,6 +855,56 @@ class MainWindow(QMainWindow):
         elif interrupted is False:
             self.status.setText("Stopping… (cancelling the graph drawing)")
 
+    def stuck_reason(self, where: str) -> str:
+        """The sentence for a program that keeps running after Stop: where it is, why, and what can be done."""
+        at = f" It is at {where}." if where else ""
+        return (f"The program does not stop.{at} It is either in a call that Python cannot interrupt from "
+                "outside (a sleep, a read from a terminal or a socket, a lock, a long native op) or it catches "
+                "every Stop (a bare `except:`). Stop keeps trying. You can wait, or quit gradexplorer (unsaved work "
+                "is offered for saving first). Programs like this stop at once in the isolated engine "
+                "(the Engine box: isolated process).")
+
+    def _on_runs_stuck(self, where: str) -> None:
+        why = self.stuck_reason(where)
+        self.console.append_message(why, error=True)
+        self.status.setText("The program does not stop" + (f" ({where})" if where else ""))
+        if self.ask_quit_stuck(why):
+            self.quit_despite_run()
+
+    def ask_quit_stuck(self, why: str) -> bool:
+        """Offer to quit the app while a program that does not stop runs (tests replace it); True: quit."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "The program does not stop", why, parent=self)
+        quit_button = box.addButton("Quit gradexplorer", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton("Keep waiting", QMessageBox.ButtonRole.RejectRole)
+        box.exec()
+        return box.clickedButton() is quit_button
+
+    def quit_despite_run(self, *, prompt: bool = True) -> bool:
+        """End the app although the program's thread cannot be stopped; False if the user cancels the save prompt.
+
+        Unsaved work is offered for saving, the settings are written and this
+        window's autosave removed (a clean exit); then the process ends with
+        ``os._exit``, since a thread stuck in the user's code can be neither
+        joined nor destroyed (Qt aborts on a running QThread's destruction).
+        """
+        if prompt and not self.maybe_save():
+            return False
+        self._autosave_timer.stop()
+        self.retirer.finish_now()
+        self._autosave.remove()  # the work was saved or discarded: nothing to recover
+        self.settings.geometry = self.saveGeometry()
+        self.settings.window_state = self.saveState()
+        self.settings.sync()
+        print("gradexplorer: quitting while the program still runs (it did not stop)", file=sys.stderr, flush=True)
+        self.exit_process(0)
+        return True
+
+    def exit_process(self, code: int) -> None:
+        """End the process now (tests replace it)."""
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
     def ask_memory_limit(self) -> float | None:
         """The isolated engine's memory limit dialog, in GiB (0: half of this machine's); None when cancelled."""
         from PySide6.QtWidgets import QInputDialog
@@ -970,8 +1020,12 @@ class MainWindow(QMainWindow):
 
     def _on_runs_finished(self) -> None:
         self.console_pane.cancel()
-        if self._closing:
-            QTimer.singleShot(0, self.close)  # the close that was waiting for this run
+        if self.runs.release_interrupted:
+            self.console.append_message("gradexplorer: the program's code still ran after it ended (a generator's "
+                                        "`finally` or a `__del__`, run as its objects were freed); Stop ended it.",
+                                        error=True)
+        if self.runs.stop_requested and self.status.text().startswith(("Stopping", "The program does not stop")):
+            self.status.setText("Stopped")
         self._set_running(False)
         self.idle_collector.activity()
         self.run_finished.emit(self.result)
@@ -1311,30 +1365,24 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
-        if self._closing:
-            if self.runs.is_running:  # still waiting for the op: keep waiting, hidden
-                event.ignore()
-                return
-        elif not self.maybe_save():
+        if not self.maybe_save():
             event.ignore()
             return
         if self.runs.is_running:
-            self.stop_run()
-            if not self.runs.wait(500):
-                # A long native op cannot be interrupted: destroying the
-                # window now would destroy a running QThread and abort the
-                # process. Hide, say why, and close when the run has ended.
-                self._closing = True
-                QApplication.setQuitOnLastWindowClosed(False)
-                self.hide()
-                print("gradexplorer: waiting for the running op to finish before quitting", file=sys.stderr,
-                      flush=True)
+            if not self.runs.stop_and_wait(STOP_GRACE_MS):
+                # The program does not stop (a call Python cannot interrupt, or
+                # it catches every Stop): destroying the window now would
+                # destroy a running QThread and abort the process, and hiding
+                # to wait for it once left a process that never ended. Say why
+                # and let the user choose: quit now, or keep the window.
+                why = self.stuck_reason(self.runs.blocked_at())
+                self.console.append_message(why, error=True)
                 event.ignore()
+                if self.ask_quit_stuck(why):
+                    self.quit_despite_run(prompt=False)  # the unsaved-work prompt was answered above
                 return
         self.shutdown()
         super().closeEvent(event)
-        if self._closing:
-            QApplication.quit()
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop a running capture and the threads programs left, drop the autosave, save the window layout."""

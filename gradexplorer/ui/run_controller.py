@@ -7,6 +7,12 @@ until the thread has finished (dropping them earlier is the classic
 worker's queued signals on the GUI thread, in this order: ``output`` (what
 the program printed, drained on a timer), ``returned`` or ``errored``, then
 ``finished`` (always last).
+
+Stop is repeated every :data:`STOP_RETRY_MS` while the run goes on (a
+program's bare ``except:`` swallowed the single Stop it used to get); a run
+still going :data:`STOP_GRACE_MS` after the first Stop emits ``stuck`` once,
+with where the program is, so that the window can say why and offer to end
+the app.
 """
 
 from __future__ import annotations
@@ -15,7 +21,12 @@ from PySide6.QtCore import QElapsedTimer, QObject, Qt, QThread, QTimer, Signal
 
 from .worker import CaptureJob, CaptureResult, CaptureWorker
 
-__all__ = ["RunController"]
+__all__ = ["STOP_GRACE_MS", "STOP_RETRY_MS", "RunController"]
+
+#: Stop is sent again this often while the run goes on.
+STOP_RETRY_MS = 100
+#: After this long a run that was asked to stop and still goes is reported as stuck.
+STOP_GRACE_MS = 2000
 
 
 class RunController(QObject):
@@ -33,6 +44,9 @@ class RunController(QObject):
         A message (the run could not start, or gradexplorer failed).
     input_requested(str)
         The program called ``input(prompt)``; answer with :meth:`provide_input`.
+    stuck(str)
+        :data:`STOP_GRACE_MS` after the first Stop the run still goes; where
+        the program is (``line 2 (`time.sleep(3600)`)``, or "").
     finished()
         The worker thread has ended; always last.
     """
@@ -42,6 +56,7 @@ class RunController(QObject):
     input_requested = Signal(str)
     returned = Signal(object)
     errored = Signal(str)
+    stuck = Signal(str)
     finished = Signal()
 
     def __init__(self, parent=None) -> None:
@@ -57,6 +72,14 @@ class RunController(QObject):
         self._output_timer = QTimer(self)
         self._output_timer.setInterval(40)
         self._output_timer.timeout.connect(self.drain_output)
+        # Stop again and again, and say when it does not work.
+        self._stop_timer = QTimer(self)
+        self._stop_timer.setInterval(STOP_RETRY_MS)
+        self._stop_timer.timeout.connect(self._on_stop_timer_timeout)
+        self._stop_elapsed = QElapsedTimer()
+        self._stuck_said = False
+        #: The last run's Stop interrupted the program's finalizers (after its picture was shown).
+        self.release_interrupted = False
 
     @property
     def is_running(self) -> bool:
@@ -65,7 +88,7 @@ class RunController(QObject):
     @property
     def timers_active(self) -> bool:
         """True while a run's tick or output timer runs (tests check that none is left behind)."""
-        return self._tick.isActive() or self._output_timer.isActive()
+        return self._tick.isActive() or self._output_timer.isActive() or self._stop_timer.isActive()
 
     def start(self, job: CaptureJob) -> bool:
         """Run ``job`` in a new worker thread; False if a run is already going."""
@@ -97,8 +120,42 @@ class RunController(QObject):
         is cancelled (the code had finished), None when nothing runs."""
         if self._worker is None:
             return None
-        self.stop_requested = True
+        if not self.stop_requested:
+            self.stop_requested = True
+            self._stuck_said = False
+            self._stop_elapsed.start()
+            self._stop_timer.start()
         return self._worker.request_stop()
+
+    def _on_stop_timer_timeout(self) -> None:
+        if self._worker is None:
+            self._stop_timer.stop()
+            return
+        self._worker.request_stop()
+        if not self._stuck_said and self._stop_elapsed.elapsed() >= STOP_GRACE_MS:
+            self._stuck_said = True
+            self.stuck.emit(self._worker.blocked_at())
+
+    def stop_and_wait(self, milliseconds: int) -> bool:
+        """Stop, repeating it, and block until the run ends (at most ``milliseconds``); True when none runs.
+
+        For closing, where the GUI loop does not run the retry timer.
+        """
+        deadline = QElapsedTimer()
+        deadline.start()
+        while self._thread is not None:
+            self.stop()
+            if self._worker is not None:
+                self._worker.request_stop()
+            if self.wait(min(STOP_RETRY_MS, max(1, milliseconds - deadline.elapsed()))):
+                return True
+            if deadline.elapsed() >= milliseconds:
+                return False
+        return True
+
+    def blocked_at(self) -> str:
+        """Where the running program is now (see :meth:`CaptureWorker.blocked_at`); "" when none runs."""
+        return self._worker.blocked_at() if self._worker is not None else ""
 
     def wait(self, milliseconds: int) -> bool:
         """Block until the worker thread ends (at most ``milliseconds``); True when none runs any more."""
@@ -137,9 +194,11 @@ class RunController(QObject):
         self.errored.emit(message)
 
     def _on_thread_finished(self) -> None:
+        self._stop_timer.stop()
         self._tick.stop()
         self.drain_output()
         self._output_timer.stop()
+        self.release_interrupted = self._worker is not None and self._worker.release_interrupted
         thread, self._thread = self._thread, None
         self._worker = None
         if thread is not None:

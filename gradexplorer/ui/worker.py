@@ -25,19 +25,26 @@ next bytecode, so a pure-Python loop stops at once; a long native torch op
 runs to its end first (the window says so).
 
 The exception is *armed* only around the user's ``exec`` (``capture``'s
-``exec_guard``), under a lock that Stop takes too, and at most one is ever
-sent. Disarming clears a pending one (``SetAsyncExc(tid, NULL)``), so it can
-land only in the user's code or, at worst, in the few lines between the end of
-``exec`` and the disarm, which are inside ``capture``'s handler of the user's
-exceptions: never in the recorder's exit or the graph build. A Stop after the
-code has finished cancels the drawing (a flag the layout polls); the capture
-itself is always kept.
+``exec_guard``) and around the release of what the program left (its
+generators' ``finally`` blocks and its ``__del__`` methods run there), under a
+lock that Stop takes too. Disarming clears a pending one
+(``SetAsyncExc(tid, NULL)``), so it can land only in the user's code or, at
+worst, in the few lines between the end of ``exec`` and the disarm, which are
+inside ``capture``'s handler of the user's exceptions: never in the
+recorder's exit or the graph build. Each Stop sends it again (the run
+controller repeats it while the run goes on): a loop whose bare ``except:``
+swallowed the one Stop used to run forever. A Stop after the code has
+finished cancels the drawing (a flag the layout polls); the capture itself is
+always kept. :meth:`CaptureWorker.blocked_at` says where a program that does
+not stop is (a call Python cannot interrupt from outside, such as a sleep or
+a read, never sees the exception).
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import sys
 import threading
 import time
 import traceback
@@ -51,6 +58,7 @@ from ..core.analysis.layout import Layout, LayoutCancelled, layered_layout, repl
 from ..core.analysis.layout_quality import drawing_of_layout, edges_through_boxes
 from ..core.analysis.modules import AuditRow, audit_rows
 from ..core.analysis.passes import default_pass, pass_graph
+from ..core.capture import process_state
 from ..core.capture.run import Capture, capture, release_leftovers
 from ..core.capture.script import ScriptRun
 from ..core.capture.streams import NoInputError
@@ -61,6 +69,53 @@ from ..core.records.errors import CaptureStopped, GradexplorerError
 
 __all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "first_picture", "flow_of", "label_width",
            "layout_capture", "layout_display", "node_label", "pass_view", "prepare_view"]
+
+
+#: Worker threads whose program was asked to stop and has not stopped yet (see :class:`PersistentStop`).
+_STOP_WANTED: set[int] = set()
+
+
+def _send_stop(thread_id: int) -> None:
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), ctypes.py_object(PersistentStop))
+
+
+class PersistentStop(CaptureStopped):
+    """The Stop the worker raises: swallowed by the program, it is raised again at the program's next line.
+
+    A loop such as ``while True: try: time.sleep(.001) except: pass``
+    catches every exception, and a Stop sent from outside almost always
+    lands in the ``try`` (the thread spends its time in the call there): the
+    one Stop the worker used to send was swallowed and the program ran on.
+    When the program drops a caught instance (the end of its ``except``
+    block), this turns on a line tracer in the program's own thread that
+    raises the next one at the next line Python reaches, which is outside
+    the ``try`` or inside the ``except`` block: the loop ends. Only while the
+    worker is armed for this thread; disarming turns the tracer off. Nothing
+    is traced before a Stop: a run costs what it cost.
+    """
+
+    def __del__(self) -> None:
+        if threading.get_ident() in _STOP_WANTED:
+            _trace_until_stopped()
+
+
+def _stop_at_next_line(frame, event, arg):
+    """Line tracer of a thread asked to stop: raise there (a raise also turns the tracer off, until next time)."""
+    if threading.get_ident() not in _STOP_WANTED:
+        sys.settrace(None)
+        return None
+    if event == "line":
+        raise PersistentStop("stopped by the user")
+    return _stop_at_next_line
+
+
+def _trace_until_stopped() -> None:
+    """Trace this thread's running frames and the ones it starts (see :class:`PersistentStop`)."""
+    frame = sys._getframe(2)  # the frame that dropped the exception, then its callers
+    while frame is not None:
+        frame.f_trace = _stop_at_next_line
+        frame = frame.f_back
+    sys.settrace(_stop_at_next_line)
 
 
 @dataclass(frozen=True)
@@ -253,6 +308,10 @@ class CaptureWorker(QObject):
         self._thread_id: int | None = None
         self._armed = False  # the user's exec is running: Stop may interrupt it
         self._stop_sent = False
+        self._stop_sent_in_release = False
+        #: True when Stop interrupted what ran while the program's remains were freed (its finalizers).
+        self.release_interrupted = False
+        self._releasing = False
         self._cancel = threading.Event()
         self._child_done = False  # isolated engine: the child process has ended
         self._pending: list[tuple[str, str]] = []
@@ -297,8 +356,27 @@ class CaptureWorker(QObject):
             self.errored.emit("gradexplorer failed while capturing:\n" + traceback.format_exc())
         finally:
             picture_made.set()  # the picture is made (or failed: the statistics must come all the same)
-            release_leftovers(leftovers)
+            self._release_armed(leftovers)
             self.finished.emit()
+
+    def _release_armed(self, leftovers: list) -> None:
+        """Free what the program left, with Stop armed: its finalizers are the user's code.
+
+        A generator's ``finally`` or a ``__del__`` that loops runs here, after
+        the program has ended. Stop interrupts it (an exception in a
+        finalizer is reported and the freeing goes on); a Stop that lands in
+        our own freeing code is caught and the freeing resumes where it was.
+        """
+        self._releasing = True
+        while leftovers:
+            try:
+                with self._armed_for_stop(emit_finished=False):
+                    release_leftovers(leftovers)
+            except CaptureStopped:
+                continue
+            finally:
+                if self._stop_sent_in_release:
+                    self.release_interrupted = True
 
     def _read_input(self, prompt: str) -> str:
         """``input()`` in the program (worker thread): ask the window for a line and wait for it.
@@ -338,11 +416,12 @@ class CaptureWorker(QObject):
         return [(stream, text) for stream, text in merged]
 
     @contextlib.contextmanager
-    def _armed_for_stop(self):
-        """Around the user's ``exec`` only: the window in which Stop raises in the worker thread."""
+    def _armed_for_stop(self, *, emit_finished: bool = True):
+        """Around the user's ``exec`` (and the release of its remains): the window in which Stop raises here."""
         with self._lock:
             self._armed = True
-            stop_now = self._cancel.is_set()  # Stop pressed before the code started
+            # Stop pressed before the code started; while freeing the remains, only a Stop pressed meanwhile counts.
+            stop_now = emit_finished and self._cancel.is_set()
         try:
             if stop_now:
                 raise CaptureStopped("stopped by the user")
@@ -350,10 +429,35 @@ class CaptureWorker(QObject):
         finally:
             with self._lock:
                 self._armed = False
+                if self._thread_id in _STOP_WANTED:
+                    _STOP_WANTED.discard(self._thread_id)
+                    sys.settrace(None)  # this is the worker thread: a tracer a swallowed Stop turned on goes
                 if self._stop_sent:
                     # Not delivered yet (the code finished first): take it back.
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread_id), None)
-            self.user_code_finished.emit()
+                    self._stop_sent = False
+            if emit_finished:
+                self.user_code_finished.emit()
+
+    def blocked_at(self) -> str:
+        """Where the worker thread is now, for a program that does not stop: ``line 2 (`time.sleep(3600)`)``.
+
+        The innermost line of the user's program (or of a project file) on
+        the thread's stack; "" when the thread runs none of it.
+        """
+        frame = sys._current_frames().get(self._thread_id) if self._thread_id is not None else None
+        program = self.job.filename
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if name == program or name == "<editor>":
+                line = frame.f_lineno
+                text = ""
+                lines = self.job.code.splitlines()
+                if 0 < line <= len(lines):
+                    text = lines[line - 1].strip()
+                return f"line {line}" + (f" (`{text}`)" if text else "")
+            frame = frame.f_back
+        return ""
 
     def request_stop(self) -> bool:
         """Stop the user code (True) or, once it has finished, cancel the layout (False)."""
@@ -365,9 +469,12 @@ class CaptureWorker(QObject):
             if not self._armed:
                 self._cancel.set()  # polled by the layout between its phases
                 return False
-            if self._stop_sent or self._thread_id is None:
+            if self._thread_id is None:
                 return True
-            self._stop_sent = True
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self._thread_id),
-                                                       ctypes.py_object(CaptureStopped))
-            return True
+            self._stop_sent = True  # sent again on every call: a bare except: may have swallowed the last one
+            self._stop_sent_in_release = self._releasing
+            _STOP_WANTED.add(self._thread_id)
+            _send_stop(self._thread_id)
+        # Threads the program started stop too: the program may be waiting for them (join()).
+        process_state.interrupt_program_threads(PersistentStop, timeout=0.0)
+        return True

@@ -282,39 +282,68 @@ def test_a_print_shows_while_the_program_is_still_running(qtbot, window):
 
 
 CLOSE_DURING_NATIVE_OP = """
-import os, sys, tempfile
+import os, sys, tempfile, time
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from PySide6.QtCore import QSettings, QTimer
 from gradexplorer.ui.app import create_application
 app = create_application([])
 from gradexplorer.ui.main_window import MainWindow
 from gradexplorer.ui.settings import Settings
-window = MainWindow(Settings(QSettings(sys.argv[1], QSettings.Format.IniFormat)), data_dir=tempfile.mkdtemp())
+data = sys.argv[3]
+window = MainWindow(Settings(QSettings(sys.argv[1], QSettings.Format.IniFormat)), data_dir=data)
 window.ask_unsaved_changes = lambda: "discard"
+answer = sys.argv[2] == "quit"
+asked = []
+window.ask_quit_stuck = lambda why: asked.append(why) or answer
 window.show()
 # time.sleep stands for a long native op: one C call that no Stop can interrupt.
-window.editor.setPlainText("import time\\ntime.sleep(8)\\nprint('op finished')\\n")
+window.editor.setPlainText("import time\\ntime.sleep(6)\\nprint('op finished')\\n")
+window.autosave_now()
 window.start_run()
+started = time.monotonic()
 def close_now():
     window.close()
-    print("hidden" if not window.isVisible() else "still visible", window.is_running, flush=True)
-QTimer.singleShot(1500, close_now)
+    print("asked" if asked else "not asked", "visible" if window.isVisible() else "hidden", window.is_running,
+          f"{time.monotonic() - started:.1f}", flush=True)
+    print("reason:", asked[0] if asked else "", flush=True)
+    window.run_finished.connect(lambda result: QTimer.singleShot(0, window.close))  # the user closes again later
+QTimer.singleShot(1000, close_now)
 code = app.exec()
-print("exited", code, window.is_running, flush=True)
+print("exited", code, window.is_running, os.listdir(os.path.join(data, "autosave")), flush=True)
 sys.exit(code)
 """
 
 
-def test_closing_during_a_long_native_op_waits_and_exits_cleanly(tmp_path):
+def _close_during_native_op(tmp_path, answer):
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", CLOSE_DURING_NATIVE_OP, str(tmp_path / "s.ini")],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-c", CLOSE_DURING_NATIVE_OP, str(tmp_path / "s.ini"), answer,
+                           str(tmp_path / "data")], capture_output=True, text=True, timeout=120)
+
+
+def test_closing_during_a_call_that_cannot_be_stopped_says_why_and_keeps_the_window_when_asked_to(tmp_path):
+    done = _close_during_native_op(tmp_path, "keep")
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "hidden True" in done.stdout  # hidden at once while the op runs on
-    assert "waiting for the running op to finish" in done.stderr
-    assert "exited 0 False" in done.stdout
+    first = done.stdout.splitlines()[0].split()
+    assert first[:3] == ["asked", "visible", "True"]  # never hidden with a process left behind
+    assert float(first[3]) < 4.0  # the close tried Stop for 2 s, then asked
+    assert "It is at line 2 (`time.sleep(6)`)" in done.stdout
+    assert "exited 0 False []" in done.stdout  # closed normally once the call returned: autosave removed
+    assert "QThread: Destroyed while thread is still running" not in done.stderr
+
+
+def test_closing_during_a_call_that_cannot_be_stopped_can_quit_at_once_and_cleanly(tmp_path):
+    import time
+
+    started = time.monotonic()
+    done = _close_during_native_op(tmp_path, "quit")
+    assert time.monotonic() - started < 30
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == ""  # os._exit from the close: the sleeping thread never finished
+    assert "quitting while the program still runs" in done.stderr
+    assert (tmp_path / "data" / "autosave").is_dir()
+    assert list((tmp_path / "data" / "autosave").iterdir()) == []  # a clean exit: nothing offered next time
     assert "QThread: Destroyed while thread is still running" not in done.stderr
 
 

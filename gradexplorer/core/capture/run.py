@@ -611,11 +611,16 @@ def capture(
     snapshots = SnapshotBuffer(value_elements=value_elements)
     streams: list = []
 
+    answer = read_input if read_input is not None else _no_console
+
     @contextlib.contextmanager
     def thread_context():
-        # A thread the user's code starts: its prints go to this capture,
-        # and factories default to the chosen device as in the main thread.
-        with routed_to(*streams) if streams else contextlib.nullcontext(), _default_device(torch_device):
+        # A thread the user's code starts: its prints go to this capture, its
+        # input() and sys.stdin reads are answered as the program's are (they
+        # read the app's terminal, where Stop cannot reach them, before), and
+        # factories default to the chosen device as in the main thread.
+        with routed_to(*streams) if streams else contextlib.nullcontext(), answering_input(answer), \
+                _default_device(torch_device):
             yield
 
     recorder = Recorder(filename=filename, snapshots=snapshots, max_ops=max_ops, thread_context=thread_context,
@@ -627,7 +632,7 @@ def capture(
         with started_as_script(run, filename=filename, code=code) as namespace, \
                 fresh_project_modules(project), \
                 collect_output(max_chars=max_output_chars, on_text=on_output) as (out, err), \
-                answering_input(read_input if read_input is not None else _no_console), fewer_collections(), \
+                answering_input(answer), fewer_collections(), \
                 collecting_figures() as figures:
             namespace.update({
                 "device": torch_device,

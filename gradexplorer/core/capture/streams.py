@@ -262,20 +262,90 @@ def _routed_input(prompt: object = "") -> str:
     return reader(str(prompt))
 
 
+class ThreadRoutedStdin(io.TextIOBase):
+    """``sys.stdin`` while a capture answers input: lines come from the run's reader, in its threads only.
+
+    A program that reads ``sys.stdin`` directly (``sys.stdin.readline()``,
+    ``for line in sys.stdin``) blocked the app's worker in a read of the
+    app's own terminal or pipe, where Stop cannot reach it. In a thread with
+    a reader, a line is asked for as ``input()`` asks (the app's console)
+    and the end of input is ``""``; every other thread reads the real
+    standard input.
+    """
+
+    def __init__(self, fallback) -> None:
+        super().__init__()
+        self.fallback = fallback
+
+    def _reader(self):
+        return _input_routes.get(threading.get_ident())
+
+    def readline(self, size: int | None = -1) -> str:
+        reader = self._reader()
+        if reader is None:
+            return self.fallback.readline(size) if self.fallback is not None else ""
+        try:
+            return reader("") + "\n"
+        except NoInputError:
+            return ""
+
+    def read(self, size: int | None = -1) -> str:
+        if self._reader() is None:
+            return self.fallback.read(size) if self.fallback is not None else ""
+        lines = []
+        while size is None or size < 0 or sum(map(len, lines)) < size:
+            line = self.readline()
+            if not line:
+                break
+            lines.append(line)
+        return "".join(lines)
+
+    def readlines(self, hint: int = -1) -> list[str]:
+        return list(iter(self.readline, ""))
+
+    def __iter__(self):
+        return iter(self.readline, "")
+
+    def readable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False if self._reader() is not None else bool(self.fallback is not None and self.fallback.isatty())
+
+    def fileno(self) -> int:
+        if self._reader() is not None or self.fallback is None:
+            raise io.UnsupportedOperation("the program's standard input is the app's console: it has no file number")
+        return self.fallback.fileno()
+
+    @property
+    def encoding(self):
+        return getattr(self.fallback, "encoding", "utf-8")
+
+    @property
+    def buffer(self):
+        if self._reader() is not None:
+            raise io.UnsupportedOperation("the program's standard input is the app's console: read text lines")
+        return self.fallback.buffer
+
+
 @contextlib.contextmanager
 def answering_input(reader: Callable[[str], str]) -> Iterator[None]:
-    """Answer the calling thread's ``input()`` calls with ``reader(prompt)`` (which returns the line).
+    """Answer the calling thread's ``input()`` calls and ``sys.stdin`` reads with ``reader(prompt)``.
 
-    ``reader`` raises :class:`NoInputError` (or :class:`CaptureStopped`)
-    where there is no line to give. The prompt has been written to the
-    thread's ``sys.stdout`` already. ``builtins.input`` is replaced for the
-    process while any capture answers input (routed by thread, like the
-    streams), and put back after the last.
+    ``reader`` returns the line (without its newline) and raises
+    :class:`NoInputError` (or :class:`CaptureStopped`) where there is no
+    line to give. The prompt has been written to the thread's
+    ``sys.stdout`` already. ``builtins.input`` and ``sys.stdin``
+    (:class:`ThreadRoutedStdin`) are replaced for the process while any
+    capture answers input (routed by thread, like the streams), and put
+    back after the last.
     """
     ident = threading.get_ident()
     with _input_lock:
         if not _input_routes:
             builtins.input = _routed_input
+            if not isinstance(sys.stdin, ThreadRoutedStdin):
+                sys.stdin = ThreadRoutedStdin(sys.stdin)
         _input_routes[ident] = reader
     try:
         yield
@@ -284,6 +354,8 @@ def answering_input(reader: Callable[[str], str]) -> Iterator[None]:
             _input_routes.pop(ident, None)
             if not _input_routes:
                 builtins.input = _original_input
+                if isinstance(sys.stdin, ThreadRoutedStdin):
+                    sys.stdin = sys.stdin.fallback
 
 
 def stdin_reader(*, source: str = "") -> Callable[[str], str]:
@@ -298,7 +370,7 @@ def stdin_reader(*, source: str = "") -> Callable[[str], str]:
             raise NoInputError(f"input() cannot read a line: {source}; pass the value as an argument instead "
                                f"(gradexplorer capture SCRIPT -- ARGS...)")
         stream = sys.__stdin__
-        line = stream.readline() if stream is not None else ""
+        line = stream.readline() if stream is not None else ""  # the real one, never the routed sys.stdin
         if not line:
             raise NoInputError("input() found the end of standard input: nothing more to read (gradexplorer ran "
                                "the program with its standard input at its end); type the line into a terminal "
