@@ -400,9 +400,17 @@ def path_expression(graph: nx.DiGraph, node_id: str) -> str | None:
     via = nodes[node_id].get("path_via")
     if via is None:
         return None
+    seen = {node_id}
     while via[0] is not None:
+        parent = via[0]
+        # A session file's links are not trusted: one that loops, or leads nowhere, has no expression.
+        if parent in seen or parent not in nodes:
+            return None
+        seen.add(parent)
         parts.append(f".next_functions[{via[1]}][0]")
-        via = nodes[via[0]]["path_via"]
+        via = nodes[parent].get("path_via")
+        if via is None:
+            return None
     parts.append(via[1])
     return "".join(reversed(parts))
 

@@ -86,6 +86,7 @@ target, so an interrupted save never leaves a half-written file.
 from __future__ import annotations
 
 import base64
+import collections
 import contextvars
 import datetime as _dt
 import errno
@@ -128,6 +129,7 @@ __all__ = [
     "DEFAULT_FILE_VALUES",
     "FORMAT",
     "MAX_FILE_BYTES",
+    "MAX_NAME_CHARS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "Session",
@@ -161,6 +163,8 @@ _DOCUMENT, _VALUES = "session.json", "values.safetensors"
 _LINE_KEYS = ("records", "nodes", "edges", "tensors", "explanations", "modules")
 #: Files larger than this are refused before being read.
 MAX_FILE_BYTES = 512 * 1024 * 1024
+#: Longest name, op, id, path or other short text a session may hold (code, output and messages may be longer).
+MAX_NAME_CHARS = 65_536
 #: Numbers of tensor values one file keeps (about 50 MB of JSON).
 DEFAULT_FILE_VALUES = 5_000_000
 #: Tensors with more dimensions than this are refused (torch allows 64, real ones have few).
@@ -627,11 +631,20 @@ class _Reader:
             raise DocumentError(f"not a valid session: {_at(path) or 'the document'} lacks '{name}'")
         return d[name]
 
-    def str_(self, value, path: str, *, optional: bool = False) -> str | None:
+    def str_(self, value, path: str, *, optional: bool = False, long: bool = False) -> str | None:
+        """Text; at most :data:`MAX_NAME_CHARS` characters unless ``long`` (code, output, messages, files).
+
+        A name, an op or an id millions of characters long is no capture's:
+        a 10-million-character op name froze the app for 38 s while it was
+        measured and drawn.
+        """
         if value is None and optional:
             return None
         if not isinstance(value, str):
             raise self.fail(path, "text")
+        if not long and len(value) > MAX_NAME_CHARS:
+            raise DocumentError(f"not a valid session: {_at(path) or 'the document'} is {len(value):,} characters "
+                                f"long (a name, an op or an id is at most {MAX_NAME_CHARS:,})")
         return value
 
     def int_(self, value, path: str, *, optional: bool = False) -> int | None:
@@ -678,11 +691,11 @@ class _Reader:
         items = self.list_(value, path)
         return tuple(v if type(v) is bool else self.num(v, path) for v in items)
 
-    def strs(self, value, path: str) -> tuple[str, ...]:
+    def strs(self, value, path: str, *, long: bool = False) -> tuple[str, ...]:
         items = self.list_(value, path)
-        if all(type(v) is str for v in items):
+        if all(type(v) is str and (long or len(v) <= MAX_NAME_CHARS) for v in items):
             return tuple(items)
-        return tuple(self.str_(v, (path, i)) for i, v in enumerate(items))
+        return tuple(self.str_(v, (path, i), long=long) for i, v in enumerate(items))
 
 
 _R = _Reader()
@@ -860,7 +873,7 @@ def _saved_values(items, path) -> tuple[SavedValue, ...]:
             raise _R.fail((((path, ".saved"), i), ".state"), "tensor, value, freed or error")
         value = SavedValue(_R.str_(s.get("name"), (((path, ".saved"), i), ".name")), state,
                            record_from_dict(s.get("tensor"), (((path, ".saved"), i), ".tensor")),
-                           _R.str_(s.get("text", ""), (((path, ".saved"), i), ".text")))
+                           _R.str_(s.get("text", ""), (((path, ".saved"), i), ".text"), long=True))
         if key is not None:
             if len(known) >= _TENSORLESS_SAVED_MAX:
                 known.clear()
@@ -898,7 +911,7 @@ def _node_attrs(d: dict, path: str) -> dict:
                                         _records(c.get("before", []), (((p, ".calls"), j), ".before")),
                                         None if after is None else _records(after, (((p, ".calls"), j), ".after")),
                                         _R.bool_(c.get("in_place", False), (((p, ".calls"), j), ".in_place")),
-                                        _R.str_(c.get("error"), (((p, ".calls"), j), ".error"), optional=True)))
+                                        _R.str_(c.get("error"), (((p, ".calls"), j), ".error"), optional=True, long=True)))
         hooks.append(HookRecord(_R.str_(h.get("kind"), (p, ".kind")), _R.str_(h.get("qualname"), (p, ".qualname")),
                                 _R.int_(h.get("output_nr", 0), (p, ".output_nr")), _source_line_from_dict(h.get("source"), (p, ".source")),
                                 tuple(calls), _R.bool_(h.get("library", False), (p, ".library"))))
@@ -924,8 +937,10 @@ def _node_attrs(d: dict, path: str) -> dict:
     grad_enabled, inference_mode = d.get("grad_enabled"), d.get("inference_mode")
     # The plain fields in one test of their exact types (JSON gives nothing else); anything unusual goes
     # through the field-by-field checks, which say what is wrong (or read an older file's "root").
-    if not (type(op) is str and type(kind) is str and kind in _NODE_KINDS and type(is_root) is bool
-            and type(requires_grad) is bool and type(node_path) in _STR_OR_NONE and type(module) in _STR_OR_NONE
+    if not (type(op) is str and len(op) <= MAX_NAME_CHARS and type(kind) is str and kind in _NODE_KINDS
+            and type(is_root) is bool and type(requires_grad) is bool and type(node_path) in _STR_OR_NONE
+            and (node_path is None or len(node_path) <= MAX_NAME_CHARS) and type(module) in _STR_OR_NONE
+            and (module is None or len(module) <= MAX_NAME_CHARS)
             and type(seq) in _INT_OR_NONE and type(grad_enabled) in _BOOL_OR_NONE
             and type(inference_mode) in _BOOL_OR_NONE):
         kind = _R.str_(_R.key(d, "kind", path), (path, ".kind"))
@@ -950,7 +965,8 @@ def _node_attrs(d: dict, path: str) -> dict:
     if source is not None:
         line, text, file = ((source.get("line"), source.get("text", ""), source.get("file"))
                             if type(source) is dict else (None, None, None))
-        if type(line) is int and type(text) is str and (file is None or type(file) is str):
+        if (type(line) is int and type(text) is str and len(text) <= MAX_NAME_CHARS
+                and (file is None or (type(file) is str and len(file) <= MAX_NAME_CHARS))):
             source = SourceLine(line, text, file)
         else:
             source = _source_line_from_dict(source, (path, ".source"))
@@ -1039,8 +1055,8 @@ def _module_audit(d, path) -> ModuleAudit:
             wp = ((p, ".warnings"), i)
             w = _R.obj(w, wp)
             warnings.append(ModuleWarning(_R.str_(w.get("code"), (wp, ".code")), _R.str_(w.get("path"), (wp, ".path")),
-                                          _R.str_(w.get("message"), (wp, ".message")),
-                                          _R.str_(w.get("fix", ""), (wp, ".fix")),
+                                          _R.str_(w.get("message"), (wp, ".message"), long=True),
+                                          _R.str_(w.get("fix", ""), (wp, ".fix"), long=True),
                                           _R.str_(w.get("severity", "warning"), (wp, ".severity"))))
         children = tuple(built[id(c)] for c in item.get("children", []))
         built[id(item)] = ModuleAudit(_R.str_(item.get("path"), (p, ".path")),
@@ -1050,20 +1066,43 @@ def _module_audit(d, path) -> ModuleAudit:
 
 
 def _rebuild_paths(graph: nx.DiGraph) -> None:
-    """Fill ``path`` texts that a format-2 file leaves out, from the ``path_via`` links (as the build does)."""
+    """Fill ``path`` texts that a format-2 file leaves out, from the ``path_via`` links (as the build does).
+
+    Breadth-first from the links' named tensors, with the depth counted here
+    rather than read from the file: a forged file that declared every node
+    of a 20,000-node chain 0 hops deep once made every text hold its whole
+    chain (quadratic: 4.3 GB for a 113 KB file). Nodes deeper than
+    :data:`MAX_PATH_HOPS`, or whose links loop or lead nowhere, get no text.
+    """
     nodes = graph.nodes
-    pending = []
+    children: dict[str, list[tuple[int, str]]] = {}
+    queue: collections.deque[tuple[str, int]] = collections.deque()
     for node_id, attrs in nodes.items():
         via = attrs.get("path_via")
-        if attrs.get("path") is None and via is not None and isinstance(via[2], int) and via[2] <= MAX_PATH_HOPS:
-            pending.append((via[2], node_id))
-    pending.sort()
-    for hops, node_id in pending:
-        parent, slot, _ = nodes[node_id]["path_via"]
-        if hops == 0 and parent is None and isinstance(slot, str):
-            nodes[node_id]["path"] = slot
-        elif parent in graph and isinstance(slot, int) and nodes[parent].get("path") is not None:
-            nodes[node_id]["path"] = f"{nodes[parent]['path']}.next_functions[{slot}][0]"
+        if via is None:
+            continue
+        parent, slot = via[0], via[1]
+        if parent is None:
+            if isinstance(slot, str):
+                if attrs.get("path") is None:
+                    attrs["path"] = slot
+                queue.append((node_id, 0))
+        elif isinstance(slot, int) and parent in graph:
+            children.setdefault(parent, []).append((slot, node_id))
+    done = {node_id for node_id, _ in queue}
+    while queue:
+        node_id, hops = queue.popleft()
+        if hops >= MAX_PATH_HOPS:
+            continue
+        text = nodes[node_id].get("path")
+        for slot, child in sorted(children.get(node_id, ())):
+            if child in done:
+                continue
+            done.add(child)
+            attrs = nodes[child]
+            if attrs.get("path") is None and text is not None:
+                attrs["path"] = f"{text}.next_functions[{slot}][0]"
+            queue.append((child, hops + 1))
 
 
 def _each(items: list, *, consume: bool):
@@ -1188,7 +1227,7 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
                                   _R.bool_(ps.get("retain_graph"), f"{p}.retain_graph"),
                                   _R.bool_(ps.get("create_graph"), f"{p}.create_graph"),
                                   _records(ps.get("results", []), f"{p}.results"),
-                                  _R.str_(ps.get("error"), f"{p}.error", optional=True),
+                                  _R.str_(ps.get("error"), f"{p}.error", optional=True, long=True),
                                   _R.strs(ps.get("root_names", []), f"{p}.root_names"),
                                   _R.str_(ps.get("thread"), f"{p}.thread", optional=True),
                                   _R.strs(ps.get("input_names", []), f"{p}.input_names"),
@@ -1224,7 +1263,7 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
         p = ("capture.explanations", i)
         e = _R.obj(e, p)
         explanations.append(Explanation(_R.str_(e.get("name"), (p, ".name")), _R.str_(e.get("code"), (p, ".code")),
-                                        _R.str_(e.get("sentence"), (p, ".sentence")),
+                                        _R.str_(e.get("sentence"), (p, ".sentence"), long=True),
                                         _R.int_(e.get("line"), (p, ".line"), optional=True),
                                         _R.str_(e.get("node"), (p, ".node"), optional=True),
                                         _severity(e.get("severity", "ok"), (p, ".severity")),
@@ -1242,14 +1281,14 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
             frames.append((_R.int_(fr[0], "capture.error.frames"), _R.str_(fr[1], "capture.error.frames"),
                            _R.str_(fr[2], "capture.error.frames", optional=True) if len(fr) == 3 else None))
         error = ErrorReport(_R.str_(e.get("kind"), "capture.error.kind"), _R.str_(e.get("exc_type"), "capture.error.exc_type"),
-                            _R.str_(e.get("message", ""), "capture.error.message"),
+                            _R.str_(e.get("message", ""), "capture.error.message", long=True),
                             _R.int_(e.get("line"), "capture.error.line", optional=True),
                             _R.int_(e.get("column"), "capture.error.column", optional=True),
-                            _R.str_(e.get("traceback", ""), "capture.error.traceback"), tuple(frames),
+                            _R.str_(e.get("traceback", ""), "capture.error.traceback", long=True), tuple(frames),
                             _R.str_(e.get("file"), "capture.error.file", optional=True))
     timings = {str(k): float(_R.num(v, "capture.timings")) for k, v in _R.obj(doc.get("timings", {}), "capture.timings").items()}
     return Capture(
-        code=_R.str_(doc.get("code", ""), "capture.code"),
+        code=_R.str_(doc.get("code", ""), "capture.code", long=True),
         filename=_R.str_(doc.get("filename", "<editor>"), "capture.filename"),
         device=_R.str_(doc.get("device", "cpu"), "capture.device"),
         graph=graph,
@@ -1257,16 +1296,16 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
         tensors=tuple(tensors),
         explanations=tuple(explanations),
         modules=modules,
-        stdout=_R.str_(doc.get("stdout", ""), "capture.stdout"),
-        stderr=_R.str_(doc.get("stderr", ""), "capture.stderr"),
+        stdout=_R.str_(doc.get("stdout", ""), "capture.stdout", long=True),
+        stderr=_R.str_(doc.get("stderr", ""), "capture.stderr", long=True),
         error=error,
         executed=_R.bool_(doc.get("executed", True), "capture.executed"),
         dropped_ops=_R.int_(doc.get("dropped_ops", 0), "capture.dropped_ops"),
         versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "capture.versions").items()},
         timings=timings,
         value_elements=_R.int_(doc.get("value_elements", 10_000), "capture.value_elements"),
-        restored=_R.strs(doc.get("restored", []), "capture.restored"),
-        args=_R.strs(doc.get("args", []), "capture.args"),
+        restored=_R.strs(doc.get("restored", []), "capture.restored", long=True),
+        args=_R.strs(doc.get("args", []), "capture.args", long=True),
         cwd=_R.str_(doc.get("cwd", ""), "capture.cwd"),
         root=_R.str_(doc.get("root", ""), "capture.root"),
         files=_files(doc.get("files", {})),
@@ -1309,7 +1348,7 @@ def _figures(value) -> tuple[FigureImage, ...]:
     for i, item in enumerate(items):
         path = f"capture.figures[{i}]"
         item = _R.obj(item, path)
-        text = _R.str_(_R.key(item, "png", path), path + ".png")
+        text = _R.str_(_R.key(item, "png", path), path + ".png", long=True)
         total += len(text) * 3 // 4
         if total > MAX_FIGURE_BYTES:
             raise _R.fail("capture.figures", f"figures of at most {MAX_FIGURE_BYTES // 2**20} MiB together")
@@ -1333,7 +1372,7 @@ def _figures(value) -> tuple[FigureImage, ...]:
 def _files(value) -> dict[str, str]:
     """The kept project files: shown path -> text (both strings)."""
     files = _R.obj(value, "capture.files")
-    return {_R.str_(k, "capture.files"): _R.str_(v, f"capture.files[{k!r}]") for k, v in files.items()}
+    return {_R.str_(k, "capture.files"): _R.str_(v, f"capture.files[{k!r}]", long=True) for k, v in files.items()}
 
 
 def _from_capture_document(doc: dict) -> dict:
@@ -1592,7 +1631,7 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None, record
         zoom = _R.num(view.get("zoom"), "view.zoom", optional=True)
         run = _R.obj(doc.get("run") or {"args": list(capture.args), "cwd": capture.cwd or None}, "run")
         return Session(
-            code=_R.str_(_R.key(doc, "code", ""), "code"),
+            code=_R.str_(_R.key(doc, "code", ""), "code", long=True),
             device=_R.str_(doc.get("device", "cpu"), "device"),
             capture=capture,
             view=ViewState(_R.str_(view.get("selected_node"), "view.selected_node", optional=True),
@@ -1601,8 +1640,8 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None, record
             filename=_R.str_(doc.get("filename", "<editor>"), "filename"),
             versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "versions").items()},
             saved_at=_R.str_(doc.get("saved_at", ""), "saved_at"),
-            notes=_R.strs(doc.get("notes", []), "notes"),
-            args=_R.strs(run.get("args", []), "run.args"),
+            notes=_R.strs(doc.get("notes", []), "notes", long=True),
+            args=_R.strs(run.get("args", []), "run.args", long=True),
             cwd=_R.str_(run.get("cwd"), "run.cwd", optional=True) or None,
         )
     except RecursionError:
