@@ -18,6 +18,8 @@ __all__ = ["app_files", "create_application", "main"]
 
 ORGANIZATION = "gradexplorer"
 APPLICATION = "gradexplorer"
+#: resources/gradexplorer.desktop, without its suffix (as Qt wants it).
+DESKTOP_FILE_NAME = "gradexplorer"
 
 
 def create_application(argv: list[str] | None = None) -> QApplication:
@@ -33,6 +35,8 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationName(APPLICATION)
     QCoreApplication.setApplicationVersion(__version__)
+    # The .desktop file's name (resources/gradexplorer.desktop): Wayland finds the window's icon through it.
+    QGuiApplication.setDesktopFileName(DESKTOP_FILE_NAME)
     icon = resource_root() / "icons" / "gradexplorer.svg"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))

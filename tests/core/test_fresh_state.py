@@ -30,6 +30,12 @@ PROBE = textwrap.dedent("""
     print("threads", torch.get_num_threads(), "argv", sys.argv, "path", sys.path[:3])
     print("stderr", type(sys.stderr).__name__, "showwarning", warnings.showwarning.__qualname__)
     print("hook", torch.Tensor.register_hook.__qualname__, "retain", torch.Tensor.retain_grad.__qualname__)
+    import builtins, gc, threading
+    print("gc", gc.isenabled(), "len", len([1, 2]), "abs", builtins.abs(-2), "extra", hasattr(builtins, "gx_extra"))
+    print("hooks", id(sys.excepthook), id(sys.unraisablehook), id(threading.excepthook))
+    print("trace", threading.gettrace(), threading.getprofile())
+    print("env", os.environ.get("GX_PROBE_VAR"), os.environ.get("HOME") is not None)
+    mask = os.umask(0o022); os.umask(mask); print("umask", oct(mask))
 """)
 
 CARELESS = {
@@ -50,6 +56,17 @@ CARELESS = {
     "sys.path extended": ("import sys\nsys.path.insert(0, '/nowhere')\n", "sys.path (added '/nowhere')"),
     "warnings.showwarning replaced": ("import warnings\nwarnings.showwarning = print\n", "warnings.showwarning"),
     "Tensor.register_hook patched": ("torch.Tensor.register_hook = lambda self, hook: None\n", "Tensor.register_hook"),
+    "collector off": ("import gc\ngc.disable()\n", "gc.disable()"),
+    "sys.excepthook replaced": ("import sys\nsys.excepthook = print\n", "sys.excepthook"),
+    "sys.unraisablehook replaced": ("import sys\nsys.unraisablehook = print\n", "sys.unraisablehook"),
+    "threading.excepthook replaced": ("import threading\nthreading.excepthook = print\n", "threading.excepthook"),
+    "threading.settrace": ("import threading\nthreading.settrace(lambda *a: None)\n", "threading.settrace()"),
+    "threading.setprofile": ("import threading\nthreading.setprofile(lambda *a: None)\n", "threading.setprofile()"),
+    "environment changed": ("import os\nos.environ['GX_PROBE_VAR'] = '1'\ndel os.environ['HOME']\n",
+                            "os.environ (GX_PROBE_VAR, HOME)"),
+    "umask changed": ("import os\nos.umask(0o077 if os.umask(0o022) != 0o077 else 0o027)\n", "os.umask(0o"),
+    "builtins.len replaced": ("import builtins\nbuiltins.len = lambda x: 0\nbuiltins.gx_extra = 1\n", "builtins (len)"),
+    "builtins.abs removed": ("import builtins\ndel builtins.abs\n", "builtins (abs)"),
 }
 
 

@@ -27,13 +27,21 @@ What is covered, and how:
 * :data:`WATCHED_ATTRIBUTES`: torch, ``Tensor`` and ``nn.Module`` functions
   that programs monkeypatch (``backward``, ``__call__``, ...); the originals
   come back;
+* the cyclic garbage collector switched off (``gc.disable()``), the
+  exception hooks (``sys.excepthook``, ``sys.unraisablehook``,
+  ``threading.excepthook``), the trace and profile functions of threads to
+  come (``threading.settrace``/``setprofile``), the environment
+  (``os.environ``), the file mode mask (``os.umask``) and the builtins
+  (``builtins.len = ...`` broke every later run);
 * threads the program started and left running are *listed* (a running
   thread cannot be undone; Stop and closing the window interrupt them).
 """
 
 from __future__ import annotations
 
+import builtins
 import ctypes
+import gc
 import os
 import sys
 import threading
@@ -43,8 +51,8 @@ from dataclasses import dataclass
 
 import torch
 
-__all__ = ["ProcessState", "ThreadFlags", "WATCHED_ATTRIBUTES", "interrupt_program_threads", "program_threads",
-           "read_state", "restore", "thread_flags", "threads_left_running"]
+__all__ = ["ProcessState", "ThreadFlags", "WATCHED_ATTRIBUTES", "current_umask", "interrupt_program_threads",
+           "program_threads", "read_state", "restore", "thread_flags", "threads_left_running"]
 
 #: Attributes programs monkeypatch, as (owner, name): the originals are put back after a run.
 WATCHED_ATTRIBUTES: tuple[tuple[object, str], ...] = (
@@ -103,6 +111,14 @@ class ProcessState:
     path: tuple[str, ...] = ()
     #: The ``sys.argv`` list object the program was given (replaced or changed in place: both restored).
     argv_list: list | None = None
+    gc_enabled: bool = True
+    #: sys.excepthook, sys.unraisablehook, threading.excepthook.
+    hooks: tuple = ()
+    #: threading's trace and profile functions for threads to come.
+    thread_trace: tuple = (None, None)
+    environ: dict | None = None
+    umask: int | None = None
+    builtins: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -170,7 +186,27 @@ def read_state(filename: str | None = None) -> ProcessState:
         argv=tuple(sys.argv),
         path=tuple(sys.path),
         argv_list=sys.argv,
+        gc_enabled=gc.isenabled(),
+        hooks=(sys.excepthook, sys.unraisablehook, threading.excepthook),
+        thread_trace=(threading.gettrace(), threading.getprofile()),
+        environ=dict(os.environ),
+        umask=current_umask(),
+        builtins=dict(vars(builtins)),
     )
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where the OS allows (other threads may create files)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
 
 
 def thread_flags() -> ThreadFlags:
@@ -258,6 +294,7 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
     if warnings.showwarning is not before.showwarning:
         notes.append("your code replaced warnings.showwarning; restored for the next run")
         warnings.showwarning = before.showwarning
+    _restore_interpreter(before, notes)
     for thread in threads_left_running(before):
         notes.append(f"your code left the thread {thread.name!r} running; Stop or closing the window interrupts it")
     for owner, name, original, own in before.attributes:
@@ -272,6 +309,54 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
                 except AttributeError:
                     setattr(owner, name, original)
     return tuple(notes)
+
+
+def _restore_interpreter(before: ProcessState, notes: list[str]) -> None:
+    """The collector, the exception hooks, threading's trace functions, the environment, umask and builtins."""
+    if before.gc_enabled and not gc.isenabled():
+        notes.append("your code called gc.disable(); the garbage collector is on again for the next run")
+        gc.enable()
+    for (owner, name), original in zip(((sys, "excepthook"), (sys, "unraisablehook"), (threading, "excepthook")),
+                                       before.hooks):
+        if getattr(owner, name) is not original:
+            notes.append(f"your code replaced {owner.__name__}.{name}; restored for the next run")
+            setattr(owner, name, original)
+    trace, profile = before.thread_trace
+    if threading.gettrace() is not trace:
+        notes.append("your code called threading.settrace(); restored for the next run")
+        threading.settrace(trace)
+    if threading.getprofile() is not profile:
+        notes.append("your code called threading.setprofile(); restored for the next run")
+        threading.setprofile(profile)
+    if before.environ is not None and os.environ != before.environ:
+        changed = sorted(k for k in set(os.environ) | set(before.environ) if os.environ.get(k) != before.environ.get(k))
+        notes.append(f"your code changed os.environ ({', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''});"
+                     " restored for the next run")
+        for key in changed:
+            if key in before.environ:
+                os.environ[key] = before.environ[key]
+            else:
+                os.environ.pop(key, None)
+    if before.umask is not None:
+        now = current_umask()
+        if now != before.umask:
+            notes.append(f"your code called os.umask(0o{now:03o}); restored for the next run")
+            os.umask(before.umask)
+    if before.builtins is not None:
+        table = vars(builtins)
+        replaced = sorted(k for k, v in before.builtins.items() if table.get(k, _GONE) is not v)
+        added = [k for k in table if k not in before.builtins]
+        if replaced:
+            notes.append(f"your code replaced or removed builtins ({', '.join(replaced[:3])}"
+                         f"{', ...' if len(replaced) > 3 else ''}); restored for the next run")
+        for key in replaced:
+            table[key] = before.builtins[key]
+        for key in added:
+            del table[key]
+
+
+#: A marker for a name that is not there.
+_GONE = object()
 
 
 def threads_left_running(before: ProcessState) -> list[threading.Thread]:

@@ -116,6 +116,7 @@ from ..analysis.explain import Explanation
 from ..analysis.modules import ModuleAudit, ModuleWarning, StateEntry
 from ..capture.run import Capture, CutRecord, OriginRecord, PassSummary, TensorInfo, versions
 from ..collector import paused_collection
+from ..capture.process_state import current_umask
 from ..graph.build import MAX_PATH_HOPS, CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
 from ..records.errors import DocumentError, ErrorReport
 from ..records.figures import PNG_SIGNATURE, FigureImage
@@ -562,7 +563,7 @@ def write_atomic(target: Path, content: str | bytes | Callable[[BinaryIO], None]
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
-        mode = 0o600 if private else 0o666 & ~_umask()
+        mode = 0o600 if private else 0o666 & ~current_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         os.fchmod(fd, mode)
@@ -598,20 +599,6 @@ def _written_through(target: Path) -> Path:
         link = Path(os.readlink(target))
         target = link if link.is_absolute() else target.parent / link
     raise OSError(errno.ELOOP, f"too many levels of symbolic links at {target}")
-
-
-def _umask() -> int:
-    """The process's umask, read without changing it where the OS allows (other threads may create files)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    current = os.umask(0o022)
-    os.umask(current)
-    return current
 
 
 # --------------------------------------------------------------------------- reading

@@ -66,6 +66,8 @@ def _limit_memory(limit: int | None) -> None:
 #: from the heap and stay there when freed (the engine sets ``MALLOC_MMAP_THRESHOLD_`` and
 #: ``MALLOC_TRIM_THRESHOLD_`` for the child).
 _PREFAULT_BLOCK = 16 << 20
+#: Longest text of one ``{"out": ...}`` message (characters; one print of 100 MB goes in pieces).
+OUTPUT_PIECE = 1 << 18
 
 
 def _prefault(size: int) -> int:
@@ -152,8 +154,34 @@ def _no_input(prompt: str) -> str:
                        "argument (Run > Arguments…)")
 
 
+def _exit_with_parent(interval: float = 0.2) -> None:
+    """End this process when the app that started it is gone (killed, crashed), instead of running on.
+
+    A child whose app was killed kept running its program (an orphan at 35%
+    CPU). The parent's death is seen as this process being handed to
+    another parent; a daemon thread looks every ``interval`` seconds.
+    (``PR_SET_PDEATHSIG`` would follow the thread that started the child,
+    and the app starts its spare child from a worker thread that ends.)
+    """
+    parent = os.getppid()
+    end = os._exit  # the real one: the program's os._exit is wrapped later
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                end(KILLED_WITH_PARENT)
+
+    threading.Thread(target=watch, name="gradexplorer-parent-watch", daemon=True).start()
+
+
+#: The exit status of a child that ended because its app was gone.
+KILLED_WITH_PARENT = 75
+
+
 def main(argv: list[str]) -> int:
     _hide_our_settings()
+    _exit_with_parent()
     from ..capture.run import capture
     from ..capture.script import ScriptRun
     from ..analysis.gradient_flow import parameter_gradients
@@ -188,6 +216,11 @@ def main(argv: list[str]) -> int:
         with lock:
             channel.write(json.dumps(message) + "\n")
             channel.flush()
+
+    def emit_output(stream: str, text: str) -> None:
+        # Pieces of at most OUTPUT_PIECE characters: the parent reads lines of bounded length.
+        for start in range(0, len(text), OUTPUT_PIECE):
+            emit({"out": stream, "text": text[start:start + OUTPUT_PIECE]})
 
     fault = open(job["fault_path"], "w", encoding="utf-8")  # noqa: SIM115 - open until the process ends
     faulthandler.enable(file=fault, all_threads=False)
@@ -242,7 +275,7 @@ def main(argv: list[str]) -> int:
     leftovers: list = []
     cap = capture(job["code"], device=job["device"], filename=filename,
                   run=ScriptRun(tuple(job.get("args", ())), job.get("cwd") or None),
-                  on_output=lambda stream, text: emit({"out": stream, "text": text}), read_input=_no_input,
+                  on_output=lambda stream, text: emit_output(stream, text), read_input=_no_input,
                   leftovers=leftovers, on_graph=send_graph)
     session = Session(code=job["code"], device=cap.device, capture=cap, filename=filename)
     started = time.perf_counter()

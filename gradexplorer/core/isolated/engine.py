@@ -60,6 +60,7 @@ from pathlib import Path
 from ..capture.devices import resolve_device
 from ..capture.run import Capture, versions
 from ..capture.script import ScriptRun, checked_working_folder
+from ..capture.streams import DEFAULT_MAX_OUTPUT_CHARS, OutputCollector
 from ..graph.build import CaptureGraph
 from ..collector import paused_collection
 from ..io.session import PartialCapture, add_late_stats, load_session, not_a_regular_file, read_capture_part
@@ -75,6 +76,8 @@ _POLL = 0.02
 
 
 _spare: subprocess.Popen | None = None
+#: Longest piece of the child's channel read at once (bytes): a line longer than this is raw output, read in pieces.
+_MAX_LINE = 16 << 20
 #: The thread giving the last isolated capture its statistics (:func:`_receive_late_stats`).
 _late_stats: threading.Thread | None = None
 #: Longest the app waits for a child's statistics after reading its capture (seconds).
@@ -373,6 +376,7 @@ def capture_isolated(
     on_output: Callable[[str, str], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     stats_after: threading.Event | None = None,
+    max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
 ) -> Capture:
     """Run ``code`` in a child process and return its capture (or what happened to the process).
 
@@ -394,6 +398,9 @@ def capture_isolated(
         The child computes the statistics it left out of the capture once
         this is set (the app's worker sets it when the first picture is
         made, so that the two do not share the cores); by default at once.
+    max_output_chars : int, keyword-only
+        Output kept per stream, head and tail, as in :func:`gradexplorer.capture`
+        (what the child writes straight to its descriptor included).
 
     Raises
     ------
@@ -419,25 +426,32 @@ def capture_isolated(
         process = _take_child()
         # Open until the capture is read: the next line tells the child to compute the statistics.
         _send(process, (str(folder / "job.json") + "\n").encode("utf-8"))
-        out: dict[str, list[str]] = {"stdout": [], "stderr": []}
+        # Capped as in the app's own engine (head and tail kept): output the child wrote straight to its
+        # descriptor 1 was once kept without limit (349 MB of it took the app to 6.3 GB in 15 s).
+        out = {name: OutputCollector(name, max_chars=max_output_chars) for name in ("stdout", "stderr")}
         state: dict = {"written": False, "done": False, "stopped": False, "exit_line": None, "parts": 0}
         news = threading.Event()  # the child said something the waiting loop acts on
         child_stderr: list[str] = []
 
         def read_channel() -> None:
-            for raw in process.stdout:
+            long_line = False  # the piece before was a cut of a line longer than _MAX_LINE: raw output
+            while raw := process.stdout.readline(_MAX_LINE):
                 text = raw.decode("utf-8", "replace")
-                try:
-                    message = json.loads(text)
-                except ValueError:  # native code printing straight to the descriptor
-                    message = {"out": "stdout", "text": text}
+                message = None
+                if not long_line:
+                    try:
+                        message = json.loads(text)
+                    except ValueError:  # native code printing straight to the descriptor
+                        pass
+                long_line = not raw.endswith(b"\n")
                 if not isinstance(message, dict):
                     message = {"out": "stdout", "text": text}
                 if "out" in message:
                     stream = "stderr" if message["out"] == "stderr" else "stdout"
-                    out[stream].append(str(message.get("text", "")))
+                    piece = str(message.get("text", ""))
+                    out[stream].write(piece)
                     if on_output is not None:
-                        on_output(stream, str(message.get("text", "")))
+                        on_output(stream, piece)
                 elif "ready" in message:  # a spare announcing its imports; nobody waited for it
                     pass
                 elif "exit_line" in message:
@@ -518,11 +532,11 @@ def capture_isolated(
             process.kill()
             _finish(process, readers)
             _start_spare()
-            return replace(base, stdout="".join(out["stdout"]), stderr="".join(out["stderr"]),
+            return replace(base, stdout=out["stdout"].text(), stderr=out["stderr"].text(),
                            error=ErrorReport("crashed", "DocumentError", refused, None, traceback=refused))
         _finish(process, readers)
         _start_spare()  # the next run finds a child with its imports done
-        base = replace(base, stdout="".join(out["stdout"]), stderr="".join(out["stderr"]))
+        base = replace(base, stdout=out["stdout"].text(), stderr=out["stderr"].text())
         if state["stopped"]:
             return replace(base, error=ErrorReport("stopped", KILLED, "stopped by the user (the program's "
                                                    "process was killed)", None))
