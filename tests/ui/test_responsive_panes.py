@@ -178,6 +178,7 @@ def test_a_capture_that_leaves_the_screen_is_freed_in_steps_by_the_retirer(qtbot
     qtbot.waitUntil(lambda: window.retirer.freed == 1, timeout=10_000)
     assert graph() is None and window.retirer.pending == 0
     assert nodes > 0
+    assert window.retirer.trimmed == 1  # the freed pages were handed back to the OS, off the GUI thread
 
 
 def test_the_retirer_leaves_a_capture_whole_while_something_else_holds_it(qtbot, window):
