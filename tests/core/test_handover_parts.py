@@ -515,3 +515,16 @@ def test_a_child_that_dies_writing_the_file_after_its_parts_is_a_crash_report_wi
     assert (cap.error.kind, cap.error.exc_type, cap.error.line) == ("crashed", "SIGSEGV", 5)
     assert cap.stdout == "ran\n" and cap.graph.number_of_nodes() == 0
     assert gc.isenabled()
+
+
+def test_a_forged_part_with_a_ten_million_character_op_is_refused_before_it_is_kept(monkeypatch):
+    """A part is checked as a whole file is (issue 29: a forged part once took the app to 4.3 GB)."""
+    import re
+
+    parts, _ = _parts(monkeypatch)
+    members = _members(parts[0])
+    nodes = members["nodes.jsonl"]
+    members["nodes.jsonl"] = re.sub(rb'"op":"[^"]+"', b'"op":"' + b"A" * 10_000_000 + b'"', nodes, count=1)
+    partial = PartialCapture()
+    with pytest.raises(DocumentError, match=r"capture\.nodes\[0\]\.op is 10,000,000 characters long"):
+        read_capture_part(_zip(members), partial, name="part 1")
