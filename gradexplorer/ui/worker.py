@@ -112,7 +112,10 @@ def _stop_at_next_line(frame, event, arg):
 
 def _trace_until_stopped() -> None:
     """Trace this thread's running frames and the ones it starts (see :class:`PersistentStop`)."""
-    frame = sys._getframe(2)  # the frame that dropped the exception, then its callers
+    try:
+        frame = sys._getframe(2)  # the frame that dropped the exception, then its callers
+    except ValueError:  # dropped where no Python frame runs (a collection): trace what starts next
+        frame = None
     while frame is not None:
         frame.f_trace = _stop_at_next_line
         frame = frame.f_back

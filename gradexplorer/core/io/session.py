@@ -561,7 +561,7 @@ def write_atomic(target: Path, content: str | bytes | Callable[[BinaryIO], None]
     folder = target.parent if str(target.parent) else Path(".")
     _remove_stale_temporaries(folder, target.name)
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        mode = stat.S_IMODE(os.stat(target).st_mode) & 0o777  # its permissions, never a set-id bit
     except FileNotFoundError:
         mode = 0o600 if private else 0o666 & ~current_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
