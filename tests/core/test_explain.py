@@ -269,9 +269,21 @@ TABLE = [
 ]
 
 
+#: Run in the isolated engine: freeing a DistributedDataParallel whose process group the program destroyed
+#: joins gloo's threads with the GIL held (ProcessGroupGloo::~ProcessGroupGloo); in one test order
+#: (--randomly-seed=4238092684) a gloo thread waited for the GIL and the suite hung. The child ends with
+#: os._exit and frees nothing.
+ISOLATED_ROWS = frozenset({"grad_reduced"})
+
+
 @pytest.mark.parametrize("code, subject, program", TABLE, ids=[row[0] for row in TABLE])
 def test_reason_table(code, subject, program):
-    cap = capture(textwrap.dedent(program))
+    if code in ISOLATED_ROWS:
+        from gradexplorer.core.isolated.engine import capture_isolated
+
+        cap = capture_isolated(textwrap.dedent(program), memory_limit=None)
+    else:
+        cap = capture(textwrap.dedent(program))
     assert _code_of(cap, subject) == code
 
 

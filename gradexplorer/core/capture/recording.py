@@ -702,7 +702,9 @@ class Recorder(TorchFunctionMode):
         self.grad_switched_off, self.hook_gradients, self.grad_results = TensorLines(), TensorLines(), TensorLines()
         self._origins, self._cuts = {}, {}
         self.escapes.clear()
-        self.modules = {}
+        # Not self.modules: they go after the nodes, with the recorder. Freed before them, a
+        # DistributedDataParallel whose process group the program had destroyed joined gloo's threads
+        # with the GIL held while one of them waited for it (the suite hung, in test_explain's DDP row).
         while ops:
             ops.popitem()  # the newest first (a dict pops in reverse insertion order)
 
