@@ -65,7 +65,7 @@ def test_statistics_that_arrive_after_the_capture_equal_plain_pytorchs():
     low, high, mean, std = _describe(plain["h"])
     assert (h.stats.min, h.stats.max, h.stats.std) == pytest.approx((low, high, std), rel=1e-5)
     # The mean of these tanh values is near zero (0.005 of values up to 1): float32 matmuls summed in another
-    # order in the child (another thread count) move it by ~2e-7, 4e-5 of itself (seen once in CI's floors run).
+    # order in the child (another thread count) move it by ~2e-7, 4e-5 of itself (seen once in a CI run).
     assert h.stats.mean == pytest.approx(mean, rel=1e-5, abs=1e-5 * max(abs(low), abs(high)))
     wgrad = next(t for t in cap.tensors if "w" in t.names).grad
     assert (wgrad.stats.min, wgrad.stats.max) == pytest.approx(_describe(plain["w.grad"])[:2], rel=1e-5)
