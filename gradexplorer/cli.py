@@ -132,7 +132,7 @@ def _write_json(document: dict, out: str) -> None:
 
 
 def _run_capture(args) -> int:
-    from .core.capture.run import capture
+    from .core.pipeline import capture
     from .core.records.errors import GradexplorerError
     from .core.io.session import save_session, session_from_capture
     from .core.io.capture_json import capture_to_dict

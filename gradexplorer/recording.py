@@ -22,7 +22,7 @@ entries, both Qt-free (nothing here imports PySide6):
     intermediate ops (nothing recorded them).
 
 Both give a :class:`Recording`: ``rec.capture`` is the
-:class:`~gradexplorer.core.capture.run.Capture`, ``rec.save(PATH)`` writes a
+:class:`~gradexplorer.core.records.capture.Capture`, ``rec.save(PATH)`` writes a
 session, ``rec.show()`` opens the app on it in its own process without
 blocking the script, and in a notebook the recording shows as a small
 summary (``_repr_html_``). See ``docs/api.md``.
@@ -268,8 +268,9 @@ def _scopes_of(caller) -> tuple[dict, list[tuple[str, dict]]]:
 
 
 def _build(state: dict, exc: BaseException | None):
-    from .core.capture.run import build_capture, exception_report
-    from .core.graph.build import SourceText
+    from .core.capture.run import exception_report
+    from .core.pipeline import build_capture
+    from .core.records.source import SourceText
 
     caller, filename, project = state["caller"], state["filename"], state["project"]
     code = _program_text(filename)
@@ -295,7 +296,7 @@ def _walk(tensor, node, caller):
 
     from .core.capture.project import Project
     from .core.capture.recording import Recorder
-    from .core.capture.run import build_capture
+    from .core.pipeline import build_capture
     from .core.records.tensors import SnapshotBuffer
 
     filename = caller.f_code.co_filename

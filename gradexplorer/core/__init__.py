@@ -5,9 +5,10 @@ enforces that PySide6 is never imported, directly or indirectly).
 """
 
 from .capture.devices import DeviceInfo, available_devices, list_devices, resolve_device
-from .capture.run import Capture, PassSummary, TensorInfo, capture
 from .capture.script import ScriptRun
 from .io.session import load_session, save_session
+from .pipeline import capture
+from .records.capture import Capture, PassSummary, TensorInfo
 from .records.errors import CaptureStopped, DeviceUnavailableError, DocumentError, ErrorReport, GradexplorerError
 from .records.tensors import TensorRecord, TensorStats
 

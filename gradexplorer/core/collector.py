@@ -86,7 +86,7 @@ def freeze_survivors() -> None:
     Frozen objects are still freed by reference counting; only *cyclic*
     garbage among them waits for :func:`collect_frozen`. That is why the
     capture's graph refers to nothing that refers back to it
-    (:class:`~gradexplorer.core.graph.build.CaptureGraph`) and why a finished
+    (:class:`~gradexplorer.core.records.nodes.CaptureGraph`) and why a finished
     program's namespace is cleared (:func:`~gradexplorer.core.capture.run.capture`).
     """
     gc.freeze()

@@ -34,7 +34,7 @@ _LONG_FIELDS = ("tensors", "explanations", "passes", "modules")
 
 
 class CaptureTeardown:
-    """Frees one :class:`~gradexplorer.core.capture.run.Capture` over several short steps.
+    """Frees one :class:`~gradexplorer.core.records.capture.Capture` over several short steps.
 
     Parameters
     ----------

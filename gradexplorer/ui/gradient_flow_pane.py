@@ -180,6 +180,16 @@ class GradientFlowPane(QWidget):
         if self.isVisible():
             self._redraw()
 
+    def show_pending(self, text: str) -> None:
+        """Nothing of the previous run, and ``text`` as the summary, until :meth:`show_flows` (a run drawn first)."""
+        self.flows, self.flow_warnings = (), []
+        self.warnings.clear()
+        self.warnings.setVisible(False)
+        self.pass_combo.clear()
+        self.pass_combo.setVisible(False)
+        self._clear_chart()
+        self.summary.setText(text)
+
     def _clear_chart(self) -> None:
         """Nothing from an earlier capture stays: no points, no ticks, no axis titles."""
         self.series = []

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSize, QStandardPaths, QTimer, Qt, Signal
+from PySide6.QtCore import QSize, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -32,16 +32,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.capture import process_state
-from ..core.capture.devices import resolve_device
-from ..core.capture.run import Capture, versions
-from ..core.capture.script import ScriptRun, is_file_name, read_script
-from ..core.collector import freeze_survivors, paused_collection
-from ..core.graph.build import CaptureGraph
-from ..core.io import export
-from ..core.io.autosave import AutosaveSlot, find_orphans
-from ..core.isolated.engine import KILLED, default_memory_limit
-from ..core.records.errors import CaptureStopped, DeviceUnavailableError, DocumentError
 from ..core.analysis.grouping import (
     GROUP_PREFIX,
     breadcrumbs,
@@ -58,19 +48,38 @@ from ..core.analysis.modules import audit_rows
 from ..core.analysis.passes import default_pass
 from ..core.analysis.query import FILTERS, filter_nodes, first_new_nan, first_nonfinite, nonfinite_kind, search_nodes
 from ..core.analysis.verify import verify_node
-from ..core.io.session import SESSION_SUFFIX, Session, ViewState, load_session, not_a_regular_file, save_session, write_atomic
+from ..core.capture import process_state
+from ..core.capture.devices import resolve_device
+from ..core.capture.run import versions
+from ..core.capture.script import ScriptRun, is_file_name, read_script
+from ..core.collector import freeze_survivors, paused_collection
+from ..core.io import export
+from ..core.io.autosave import AutosaveSlot, find_orphans
+from ..core.io.session import (
+    SESSION_SUFFIX,
+    Session,
+    ViewState,
+    load_session,
+    not_a_regular_file,
+    save_session,
+    write_atomic,
+)
+from ..core.isolated.engine import KILLED, default_memory_limit
+from ..core.records.capture import Capture
+from ..core.records.errors import CaptureStopped, DeviceUnavailableError, DocumentError
+from ..core.records.nodes import CaptureGraph
 from ..resources import read_example
 from .capture_retirer import CaptureRetirer
 from .console import Console, ConsolePane
 from .editor import CodeEditor
 from .gradient_flow_pane import GradientFlowPane
-from .plots_pane import PlotsPane
 from .graph_navigator import GraphNavigator
 from .graph_view import GraphView
 from .idle_collector import IdleCollector
 from .inspector import Inspector
 from .jobs import JobRunner
 from .modules_pane import ModulesPane
+from .plots_pane import PlotsPane
 from .run_controller import STOP_GRACE_MS, RunController
 from .settings import Settings
 from .source_tabs import SourceTabs
@@ -84,6 +93,13 @@ __all__ = ["MainWindow"]
 AUTOSAVE_SECONDS = 45
 #: The autosave of a new capture waits this long before it starts encoding.
 AUTOSAVE_SETTLE_SECONDS = 0.3
+
+#: What the panes say between a run's first picture and its explanations (the worker's "Picture first").
+PENDING_EXPLANATIONS = "Computing why each name gets a gradient or not…"
+PENDING_AUDIT = "Computing where each module's parameters, buffers and tensors live…"
+PENDING_FLOW = "Computing the gradient flow…"
+#: What they say when the run ended before they were computed (gradexplorer failed after drawing).
+NOT_COMPUTED = "Not computed: the run ended before this was made (the console says why). Press Run again."
 
 _WELCOME_HEADER = """# Welcome to gradexplorer.
 # Type PyTorch code (torch, nn and `device` are predefined), then press
@@ -119,6 +135,8 @@ class MainWindow(QMainWindow):
         self.retirer = CaptureRetirer(self)
         self._result: CaptureResult | None = None
         self.last_gui_seconds = 0.0
+        #: GUI-thread seconds the last run's first picture took to show (picture first).
+        self.first_picture_seconds = 0.0
         self._script_path: Path | None = None
         #: The program's compile filename: the script's path when it came from a file, else "<editor>".
         self.program_filename = "<editor>"
@@ -194,6 +212,7 @@ class MainWindow(QMainWindow):
         self.runs = RunController(self)
         self.runs.ticked.connect(self._on_runs_ticked)
         self.runs.output.connect(self.console.append_output)
+        self.runs.picture_ready.connect(self._on_runs_picture_ready)
         self.runs.returned.connect(self._on_runs_returned)
         self.runs.errored.connect(self._on_runs_errored)
         self.runs.finished.connect(self._on_runs_finished)
@@ -247,9 +266,12 @@ class MainWindow(QMainWindow):
     @result.setter
     def result(self, value: CaptureResult | None) -> None:
         old, self._result = self._result, value
-        if old is not None and (value is None or value.capture is not old.capture):
+        if old is not None and (value is None or value.capture.graph is not old.capture.graph):
             # Dropped at once, a 50,000-node capture froze the window for
-            # 0.2-0.4 s: it is freed in steps between events instead.
+            # 0.2-0.4 s: it is freed in steps between events instead. A run's
+            # first picture shares its graph with the complete capture that
+            # replaces it: that small record just goes (retired, it would wait
+            # for the shared graph forever and keep it from ever being freed).
             holder = [old.capture]
             del old
             self.retirer.retire(holder)
@@ -515,6 +537,10 @@ class MainWindow(QMainWindow):
         return bool(path) and self._save_to(Path(path))
 
     def _save_to(self, path: Path) -> bool:
+        if self.result is not None and not self.result.complete and self.is_running:
+            # The picture is drawn, the explanations are not made yet: the file would lack them (for a moment).
+            self.status.setText(f"Not saved: the run is still being explained; save {path.name} when it is done")
+            return False
         session = self.current_session()  # read the widgets here; the job only reads this plain data
         self.status.setText(f"Saving {path.name}…")
         try:
@@ -837,12 +863,17 @@ class MainWindow(QMainWindow):
         limit_gb = self.settings.isolated_memory_gb
         job = CaptureJob(self.editor.toPlainText(), device or self.device, filename,
                          isolated=self.engine_combo.currentData() == "isolated",
-                         memory_limit=int(limit_gb * 2**30) if limit_gb > 0 else -1, run=self.run_settings)
+                         memory_limit=int(limit_gb * 2**30) if limit_gb > 0 else -1, run=self.run_settings,
+                         picture_first=True)
         self.console.reset(filename, self.run_settings.project_folder(filename))
         self.console_pane.cancel()
         self.editor.set_error_line(None)
         self._set_running(True)
-        return self.runs.start(job)
+        self.retirer.hold()  # taking old captures apart on this thread would slow the run (capture_retirer)
+        started = self.runs.start(job)
+        if not started:
+            self.retirer.resume()
+        return started
 
     def stop_run(self) -> None:
         """Interrupt the running code (pure-Python loops stop at once), and threads a program left running."""
@@ -958,6 +989,29 @@ class MainWindow(QMainWindow):
     def _show_result_now(self, result: CaptureResult) -> None:
         started = time.perf_counter()
         cap = result.capture
+        drawn = self.result
+        if drawn is not None and not drawn.complete and drawn.capture.graph is cap.graph:
+            # The run's first picture is on screen: keep it (and what the user did with it meanwhile: the pass
+            # shown, the boxes opened, the selection, the zoom); the panes fill in.
+            self.result = dataclasses.replace(result, display=drawn.display, layout=drawn.layout,
+                                              pass_index=drawn.pass_index, pass_graph=drawn.pass_graph)
+            self._on_graph_view_node_selected(self.graph_view.selected_node() or "")
+        else:
+            self._show_picture(result)
+            self._show_figures(cap.figures)
+        self.tensors_pane.show_explanations(cap.explanations)
+        self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules))
+        self.gradient_flow_pane.show_flows(*(result.flow if result.flow is not None else flow_of(cap)))
+        self.last_gui_seconds = time.perf_counter() - started
+        self.editor.set_error_line(cap.error.program_line if cap.error is not None else None)
+        if cap.error is not None:
+            self.console.append_message(cap.error.traceback, error=True)
+        for sentence in cap.restored:  # what the program changed in the process, put back
+            self.console.append_message(f"gradexplorer: {sentence}")
+
+    def _show_picture(self, result: CaptureResult) -> None:
+        """Draw a result's graph (or say why there is none) and reset the picture's companions."""
+        cap = result.capture
         self.result = result
         self._show_filter("all", None)  # a filter belongs to the capture it was made on
         if result.layout is None:  # drawing was stopped
@@ -969,16 +1023,21 @@ class MainWindow(QMainWindow):
         self._update_navigator()
         self.navigator.set_passes(len(cap.passes), result.pass_index)
         self.inspector.show_node(None, None)
-        self.tensors_pane.show_explanations(cap.explanations)
-        self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules))
-        self.gradient_flow_pane.show_flows(*(result.flow if result.flow is not None else flow_of(cap)))
-        self._show_figures(cap.figures)
-        self.last_gui_seconds = time.perf_counter() - started
-        self.editor.set_error_line(cap.error.program_line if cap.error is not None else None)
-        if cap.error is not None:
-            self.console.append_message(cap.error.traceback, error=True)
-        for sentence in cap.restored:  # what the program changed in the process, put back
-            self.console.append_message(f"gradexplorer: {sentence}")
+
+    def _on_runs_picture_ready(self, result: CaptureResult) -> None:
+        """A run's first picture: draw it now; the panes say what is still being computed (worker, "Picture first")."""
+        started = time.perf_counter()
+        with paused_collection():
+            self._show_picture(result)
+            self._show_figures(result.capture.figures)
+            self.tensors_pane.show_pending(PENDING_EXPLANATIONS)
+            self.modules_pane.show_pending(PENDING_AUDIT)
+            self.gradient_flow_pane.show_pending(PENDING_FLOW)
+        self.first_picture_seconds = time.perf_counter() - started
+        self.status.setText(f"Drawn in {result.seconds * 1000:.0f} ms: {result.capture.graph.number_of_nodes()} "
+                            "nodes; explaining…")
+        # The build waits for this: the picture's first paint goes before it (a queued call runs after it).
+        QTimer.singleShot(0, self.runs.picture_shown)
 
     def _show_figures(self, figures) -> None:
         """The Plots tab: the program's matplotlib figures, their count in the tab's name."""
@@ -1026,7 +1085,12 @@ class MainWindow(QMainWindow):
                                         error=True)
         if self.runs.stop_requested and self.status.text().startswith(("Stopping", "The program does not stop")):
             self.status.setText("Stopped")
+        if self.result is not None and not self.result.complete:  # drawn, then the run failed before explaining
+            self.tensors_pane.show_pending(NOT_COMPUTED)
+            self.modules_pane.show_pending(NOT_COMPUTED)
+            self.gradient_flow_pane.show_pending(NOT_COMPUTED)
         self._set_running(False)
+        self.retirer.resume()
         self.idle_collector.activity()
         self.run_finished.emit(self.result)
 

@@ -7,6 +7,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QTreeView
 
 from ..core.analysis.modules import AuditRow, audit_rows
+from .pending_note import PendingNote
 
 __all__ = ["AuditModel", "ModulesPane"]
 
@@ -89,6 +90,17 @@ class ModulesPane(QTreeView):
         self.setModel(self.audit)
         self.setUniformRowHeights(True)
         self.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        #: Covers the tree while a run's module audit is computed (:meth:`show_pending`).
+        self.pending = PendingNote(self.viewport())
+
+    def show_pending(self, text: str) -> None:
+        """No rows, and ``text`` over the tree, until :meth:`show_rows` (a run drawn before audited)."""
+        self.audit.set_rows([])
+        self.pending.show_text(text)
+
+    def pending_text(self) -> str:
+        """The note over the tree ("" when the rows are shown)."""
+        return "" if self.pending.isHidden() else self.pending.text()
 
     def show_audits(self, audits) -> None:
         """Show the audits of a capture (see :meth:`show_rows`)."""
@@ -102,6 +114,7 @@ class ModulesPane(QTreeView):
         about every one of 20,000 rows (0.2 s); columns are sized once, to
         what is open.
         """
+        self.pending.clear()
         self.audit.set_rows(list(rows))
         self.expandToDepth(0)
         rows = self.audit.rows

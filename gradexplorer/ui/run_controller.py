@@ -5,8 +5,9 @@ keeps the ``QThread`` and its :class:`~gradexplorer.ui.worker.CaptureWorker`
 until the thread has finished (dropping them earlier is the classic
 "QThread: Destroyed while thread is still running" crash) and re-emits the
 worker's queued signals on the GUI thread, in this order: ``output`` (what
-the program printed, drained on a timer), ``returned`` or ``errored``, then
-``finished`` (always last).
+the program printed, drained on a timer), ``picture_ready`` (the first
+picture of a ``picture_first`` job, before its explanations), ``returned``
+or ``errored``, then ``finished`` (always last).
 
 Stop is repeated every :data:`STOP_RETRY_MS` while the run goes on (a
 program's bare ``except:`` swallowed the single Stop it used to get); a run
@@ -38,6 +39,9 @@ class RunController(QObject):
         Seconds since the run started, every 100 ms (not after Stop).
     output(str, str)
         ``(stream, text)`` the program printed since the last drain.
+    picture_ready(object)
+        The first picture: a :class:`CaptureResult` whose ``complete`` is False.
+        Call :meth:`picture_shown` once it is on screen (the build waits for it).
     returned(object)
         The :class:`CaptureResult`.
     errored(str)
@@ -54,6 +58,7 @@ class RunController(QObject):
     ticked = Signal(float)
     output = Signal(str, str)
     input_requested = Signal(str)
+    picture_ready = Signal(object)
     returned = Signal(object)
     errored = Signal(str)
     stuck = Signal(str)
@@ -100,6 +105,7 @@ class RunController(QObject):
         worker = CaptureWorker(job)
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
+        worker.picture_ready.connect(self._on_worker_picture_ready)
         worker.returned.connect(self._on_worker_returned)
         worker.errored.connect(self._on_worker_errored)
         worker.input_requested.connect(self._on_worker_input_requested)
@@ -182,6 +188,16 @@ class RunController(QObject):
     def _on_tick_timeout(self) -> None:
         if self._thread is not None and not self.stop_requested:
             self.ticked.emit(self._elapsed.elapsed() / 1000)
+
+    def _on_worker_picture_ready(self, result: CaptureResult) -> None:
+        self._tick.stop()  # the window says what is drawn and what is still computed
+        self.drain_output()
+        self.picture_ready.emit(result)
+
+    def picture_shown(self) -> None:
+        """The first picture is on screen: the run's build goes on (:meth:`CaptureWorker.picture_shown`)."""
+        if self._worker is not None:
+            self._worker.picture_shown()
 
     def _on_worker_returned(self, result: CaptureResult) -> None:
         self._tick.stop()  # a queued tick must not overwrite the result's status

@@ -6,9 +6,11 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from .pending_note import PendingNote
+
 __all__ = ["SEVERITY_COLOURS", "ExplanationModel", "TensorsPane"]
 
-#: Colours of the reason code by :attr:`Explanation.severity` (core.analysis.explain.REASONS):
+#: Colours of the reason code by :attr:`Explanation.severity` (core.records.explanations.REASONS):
 #: red where a gradient may be missing, grey where none is needed. Brushes of QColors: a
 #: ``Qt.GlobalColor`` returned from ``data()`` reaches the delegate as an int and is painted black.
 SEVERITY_COLOURS = {"problem": QBrush(QColor("#c62828")), "note": QBrush(QColor("#7d8590"))}
@@ -94,9 +96,21 @@ class TensorsPane(QTableView):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         self.verticalHeader().setVisible(False)
         self.clicked.connect(self._on_clicked)
+        #: Covers the table while a run's explanations are computed (:meth:`show_pending`).
+        self.pending = PendingNote(self.viewport())
+
+    def show_pending(self, text: str) -> None:
+        """No rows, and ``text`` over the table, until :meth:`show_explanations` (a run drawn before explained)."""
+        self.table.set_rows(())
+        self.pending.show_text(text)
+
+    def pending_text(self) -> str:
+        """The note over the table ("" when the rows are shown)."""
+        return "" if self.pending.isHidden() else self.pending.text()
 
     def show_explanations(self, explanations) -> None:
         """Show ``explanations`` (O(1): rows are drawn on demand); short tables get rows sized to their text."""
+        self.pending.clear()
         self.table.set_rows(explanations)
         if len(self.table.rows) <= _ROWS_SIZED_TO_TEXT:
             self.resizeRowsToContents()

@@ -5,7 +5,9 @@
 the synchronous core: it calls :func:`gradexplorer.capture` and
 :func:`gradexplorer.core.analysis.layout.layered_layout` in its thread and emits
 
-``started``, ``user_code_finished``, ``returned(CaptureResult)``,
+``started``, ``user_code_finished``, ``picture_ready(CaptureResult)`` (the
+first picture, before the named tensors, the module audit and the
+explanations are made: see below), ``returned(CaptureResult)``,
 ``errored(str)`` and, always last, ``finished``. The program's output is
 not sent by signal: it collects in the worker under a lock and the GUI drains
 it with :meth:`CaptureWorker.drain_output` on a timer (qtconsole's way), so a
@@ -38,6 +40,21 @@ finished cancels the drawing (a flag the layout polls); the capture itself is
 always kept. :meth:`CaptureWorker.blocked_at` says where a program that does
 not stop is (a call Python cannot interrupt from outside, such as a sleep or
 a read, never sees the exception).
+
+Picture first
+-------------
+A job with ``picture_first`` (the window's runs) draws before it explains:
+once the build has walked the graph and summarised the passes (the
+pipeline's ``preview`` step, :mod:`gradexplorer.core.pipeline.steps`), the
+worker lays out that preview and emits ``picture_ready`` with a result whose
+``complete`` is False. It then waits, idle, until the window says the
+picture is on screen (:meth:`CaptureWorker.picture_shown`, or
+:data:`PICTURE_WAIT_SECONDS` at most), so that the window's drawing does not
+compete with the rest of the build for the interpreter; then it makes the
+named tensors, the module audit and the explanations, and ``returned``
+brings the complete capture with the same graph and layout (the window only
+fills its panes). The isolated engine's child sends its parts in its own
+order: its runs are not drawn early yet.
 """
 
 from __future__ import annotations
@@ -59,17 +76,23 @@ from ..core.analysis.layout_quality import drawing_of_layout, edges_through_boxe
 from ..core.analysis.modules import AuditRow, audit_rows
 from ..core.analysis.passes import default_pass, pass_graph
 from ..core.capture import process_state
-from ..core.capture.run import Capture, capture, release_leftovers
+from ..core.capture.run import release_leftovers
 from ..core.capture.script import ScriptRun
 from ..core.capture.streams import NoInputError
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.graph.schema import short_op
 from ..core.isolated.engine import capture_isolated
+from ..core.pipeline import capture
+from ..core.records.capture import Capture
 from ..core.records.errors import CaptureStopped, GradexplorerError
 from ..core.teardown import return_free_memory
 
-__all__ = ["CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout", "first_picture", "flow_of", "label_width",
-           "layout_capture", "layout_display", "node_label", "pass_view", "prepare_view"]
+__all__ = ["PICTURE_WAIT_SECONDS", "CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout",
+           "first_picture", "flow_of", "label_width", "layout_capture", "layout_display", "node_label", "pass_view",
+           "picture_of", "prepare_view"]
+
+#: The longest a worker waits for the window to say that the first picture is on screen before it goes on.
+PICTURE_WAIT_SECONDS = 10.0
 
 
 #: Worker threads whose program was asked to stop and has not stopped yet (see :class:`PersistentStop`).
@@ -136,6 +159,9 @@ class CaptureJob:
     isolated: bool = False
     #: Bytes the isolated child may allocate (-1: half of the machine's memory).
     memory_limit: int | None = -1
+    #: Emit ``picture_ready`` before the explanations are made, and wait for :meth:`CaptureWorker.picture_shown`
+    #: (the window's runs; the module docstring's "Picture first"). The thread engine only.
+    picture_first: bool = False
     #: The program's arguments and working folder (``python SCRIPT ARGS`` from that folder).
     run: ScriptRun = ScriptRun()
 
@@ -157,6 +183,9 @@ class CaptureResult:
     #: None: the capture's whole graph).
     pass_index: int | None = None
     pass_graph: object = None
+    #: False for the first picture of a run (``picture_ready``): the capture has its graph and passes, but not
+    #: yet its named tensors, module audit and explanations (``module_rows`` and ``flow`` are None).
+    complete: bool = True
 
     @property
     def shown_graph(self):
@@ -264,10 +293,24 @@ def pass_view(cap: Capture, pass_index: int | None, collapsed: frozenset[str] | 
     return graph, display, layout
 
 
-def first_picture(result: Capture, *, should_stop=None) -> tuple:
+def picture_of(result: Capture, *, should_stop=None) -> tuple:
+    """The picture of a fresh capture: ``(display, layout, note, pass index, pass graph)``; a program with several
+    passes opens on its last (:func:`~gradexplorer.core.analysis.passes.default_pass`). Needs only the graph and
+    the passes, so it is made for the preview as well (the module docstring's "Picture first")."""
+    pass_index = default_pass(len(result.passes))
+    graph = None
+    try:
+        graph, display, layout = pass_view(result, pass_index, should_stop=should_stop)
+        note = ""
+    except LayoutCancelled:
+        display, layout = None, None
+        note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
+    return display, layout, note, pass_index, graph
+
+
+def first_picture(result: Capture, *, should_stop=None, drawn: tuple | None = None) -> tuple:
     """What the window needs to show a fresh capture: ``(display, layout, note, audit rows, gradient flow,
-    pass index, pass graph)``; a program with several passes opens on its last
-    (:func:`~gradexplorer.core.analysis.passes.default_pass`).
+    pass index, pass graph)``. ``drawn``: the :func:`picture_of` of its preview (the same graph), reused.
 
     The worker's step after the run, in a plain function so that
     ``benchmarks/bench_isolated.py`` measures exactly it. Ends by leaving
@@ -275,14 +318,8 @@ def first_picture(result: Capture, *, should_stop=None) -> tuple:
     replaces it: ``core.collector`` explains).
     """
     with paused_collection():
-        pass_index = default_pass(len(result.passes))
-        graph = None
-        try:
-            graph, display, layout = pass_view(result, pass_index, should_stop=should_stop)
-            note = ""
-        except LayoutCancelled:
-            display, layout = None, None
-            note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
+        display, layout, note, pass_index, graph = drawn if drawn is not None else picture_of(
+            result, should_stop=should_stop)
         rows = tuple(audit_rows(result.modules))
         flow = flow_of(result)
         freeze_survivors()
@@ -302,6 +339,8 @@ class CaptureWorker(QObject):
     user_code_finished = Signal()
     #: The program called ``input(prompt)``: the window asks the user for a line (:meth:`provide_input`).
     input_requested = Signal(str)
+    #: The first picture (a :class:`CaptureResult` with ``complete`` False), for a ``picture_first`` job.
+    picture_ready = Signal(object)
     returned = Signal(object)
     errored = Signal(str)
     finished = Signal()
@@ -323,6 +362,7 @@ class CaptureWorker(QObject):
         #: The line the user typed for the program's input(), or None for "no more input" (the console's Ctrl+D).
         self._input_line: str | None = None
         self._input_given = threading.Event()
+        self._picture_shown = threading.Event()
 
     @Slot()
     def run(self) -> None:
@@ -334,6 +374,7 @@ class CaptureWorker(QObject):
         picture_made = threading.Event()
         # The finished program's objects: freed once the picture is on its way, not before (core.capture.run).
         leftovers: list = []
+        drawn: dict = {}  # the preview's picture (picture first), reused for the complete capture
         try:
             # The capture lives until the next run replaces it: later
             # collections need not traverse it (core.collector explains).
@@ -349,9 +390,11 @@ class CaptureWorker(QObject):
             else:
                 result = capture(self.job.code, device=self.job.device, filename=self.job.filename,
                                  run=self.job.run, on_output=self._on_output, read_input=self._read_input,
-                                 exec_guard=self._armed_for_stop, freeze_result=True, leftovers=leftovers)
-            display, layout, note, rows, flow, pass_index, graph = first_picture(result,
-                                                                                 should_stop=self._cancel.is_set)
+                                 exec_guard=self._armed_for_stop, freeze_result=True, leftovers=leftovers,
+                                 on_step=self._draw_first(drawn, started) if self.job.picture_first else None)
+            reuse = drawn.get("picture") if drawn.get("graph") is result.graph else None
+            display, layout, note, rows, flow, pass_index, graph = first_picture(
+                result, should_stop=self._cancel.is_set, drawn=reuse)
             self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows,
                                              flow, pass_index, graph))
         except GradexplorerError as exc:  # e.g. the device does not exist
@@ -362,6 +405,30 @@ class CaptureWorker(QObject):
             picture_made.set()  # the picture is made (or failed: the statistics must come all the same)
             self._release_armed(leftovers)
             self.finished.emit()
+
+    def _draw_first(self, drawn: dict, started: float):
+        """The build's ``on_step``: at the preview, lay it out, emit ``picture_ready``, wait for the window."""
+        def on_step(step: str, made: dict) -> None:
+            if step != "preview":
+                return
+            preview = made["preview"]
+            picture = picture_of(preview, should_stop=self._cancel.is_set)
+            drawn.update(graph=preview.graph, picture=picture)
+            display, layout, note, pass_index, graph = picture
+            self._picture_shown.clear()
+            self.picture_ready.emit(CaptureResult(preview, layout, time.perf_counter() - started, display, note,
+                                                  None, None, pass_index, graph, complete=False))
+            # Idle until the window has drawn it: its scene build and the rest of this build would share one
+            # interpreter (each twice as slow, the window's freeze longer). A Stop ends the wait.
+            deadline = time.monotonic() + PICTURE_WAIT_SECONDS
+            while not self._picture_shown.wait(0.02) and not self._cancel.is_set() and time.monotonic() < deadline:
+                pass
+
+        return on_step
+
+    def picture_shown(self) -> None:
+        """The window has put the first picture on screen: the build goes on (any thread)."""
+        self._picture_shown.set()
 
     def _release_armed(self, leftovers: list) -> None:
         """Free what the program left, with Stop armed: its finalizers are the user's code.

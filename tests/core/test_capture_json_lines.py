@@ -20,11 +20,12 @@ import pytest
 import torch
 
 from gradexplorer import capture
-from gradexplorer.core.analysis.explain import Explanation
-from gradexplorer.core.capture.run import TensorInfo
-from gradexplorer.core.graph import build
 from gradexplorer.core.io.capture_json import TensorSink, encode_line, to_jsonable
 from gradexplorer.core.io.session import Session, read_session_bytes, write_session_container
+from gradexplorer.core.records import nodes
+from gradexplorer.core.records.capture import TensorInfo
+from gradexplorer.core.records.explanations import Explanation
+from gradexplorer.core.records.source import SourceLine
 from gradexplorer.core.records.tensors import TensorRecord, TensorStats
 from gradexplorer.resources import example_paths
 
@@ -83,8 +84,8 @@ def _float_fields(kind: type) -> list[str]:
 
 
 def test_no_float_outside_tensor_records_in_the_natively_written_lists():
-    node_types = [build.GradFlow, build.LeafPass, build.SavedValue, build.HookCallRecord, build.HookRecord,
-                  build.SourceLine]
+    node_types = [nodes.GradFlow, nodes.LeafPass, nodes.SavedValue, nodes.HookCallRecord, nodes.HookRecord,
+                  SourceLine]
     reachable = _dataclasses_reachable(node_types + [TensorInfo, Explanation])
     assert TensorStats not in reachable  # statistics are only reached through a record (the sink's hook)
     assert {kind.__name__: _float_fields(kind) for kind in reachable if _float_fields(kind)} == {}

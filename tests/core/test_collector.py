@@ -202,7 +202,7 @@ def test_objects_made_during_a_pause_are_frozen_not_collected_at_its_end_when_as
 
 def test_a_run_that_keeps_many_objects_sees_no_old_generation_collection():
     """Only young collections during a capture: a gen-1 one traversed everything the run kept (0.2 s, GIL held)."""
-    from gradexplorer.core.capture.run import capture
+    from gradexplorer.core.pipeline import capture
 
     seen = []
 

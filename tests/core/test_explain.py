@@ -288,8 +288,8 @@ def test_reason_table(code, subject, program):
 
 
 def test_table_covers_every_reason_code_explain_exports():
-    from gradexplorer.core.analysis.explain import REASONS
     from gradexplorer.core.analysis.modules import WARNING_CODES
+    from gradexplorer.core.records.explanations import REASONS
 
     covered = {row[0] for row in TABLE}
     assert set(REASONS) <= covered, sorted(set(REASONS) - covered)

@@ -166,3 +166,24 @@ def test_a_thread_that_takes_the_ident_of_one_that_ended_is_still_named():
     finally:
         del builtins._gx_test_helper
         interrupt_program_threads(CaptureStopped)
+
+
+def test_an_optimizer_made_in_a_fresh_process_is_not_told_as_the_program_changing_the_environment(tmp_path):
+    """torch sets TORCHINDUCTOR_CACHE_DIR itself the first time any optimizer is made (it loads torch._dynamo)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    probe = textwrap.dedent("""\
+        import os
+        from gradexplorer import capture
+        assert "TORCHINDUCTOR_CACHE_DIR" not in os.environ
+        cap = capture("w = torch.zeros(3, requires_grad=True)\\nopt = torch.optim.SGD([w], lr=0.1)\\n"
+                      "(w * 2).sum().backward()\\nopt.step()\\n")
+        print(repr(cap.restored), "TORCHINDUCTOR_CACHE_DIR" in os.environ, cap.ok)
+    """)
+    env = {k: v for k, v in os.environ.items() if k not in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["()", "True", "True"]  # nothing said; torch's own setting stays

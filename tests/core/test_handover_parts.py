@@ -109,17 +109,17 @@ _STEPS_RUN: list[str] = []
 @pytest.fixture
 def capture_steps(monkeypatch):
     """Note in :data:`_STEPS_RUN` when the capture makes its named tensors, module audit and explanations."""
-    from gradexplorer.core.capture import run
+    from gradexplorer.core.pipeline import steps
 
     _STEPS_RUN.clear()
-    for name in ("_tensor_infos", "audit_modules", "explain_capture"):
-        real = getattr(run, name)
+    for name in ("tensor_infos", "audit_modules", "explain_capture"):
+        real = getattr(steps, name)
 
         def step(*args, _real=real, _name=name, **kwargs):
             _STEPS_RUN.append(_name)
             return _real(*args, **kwargs)
 
-        monkeypatch.setattr(run, name, step)
+        monkeypatch.setattr(steps, name, step)
     yield _STEPS_RUN
     _STEPS_RUN.clear()
 
@@ -133,7 +133,7 @@ def test_nodes_sent_as_soon_as_the_graph_is_built_read_back_as_the_whole_file(mo
     cap, parts, container, steps_before = _captured_and_sent_early()
     assert cap.ok, cap.error and cap.error.traceback
     assert steps_before == []  # nothing of the rest had been built when the nodes went
-    assert capture_steps == ["_tensor_infos", "audit_modules", "explain_capture"]  # and all of it after
+    assert capture_steps == ["tensor_infos", "audit_modules", "explain_capture"]  # and all of it after
     assert len(parts) == -(-cap.graph.number_of_nodes() // per_part)
     got, got_records = _read(parts, container)
 
@@ -375,13 +375,13 @@ SLOW_EXPLAINER = textwrap.dedent("""\
     # soon as the graph is built, must all be read by the app while the child is still explaining.
     import time
     from gradexplorer.core.io import capture_json
-    from gradexplorer.core.capture import run
+    from gradexplorer.core.pipeline import steps
     capture_json.NODES_PER_PART = 20
-    explain = run.explain_capture
+    explain = steps.explain_capture
     def slow_explain(result):
         time.sleep(1.5)
         return explain(result)
-    run.explain_capture = slow_explain
+    steps.explain_capture = slow_explain
 """) + CHAIN
 
 

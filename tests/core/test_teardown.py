@@ -6,7 +6,7 @@ import weakref
 
 import pytest
 
-from gradexplorer.core.capture.run import capture
+from gradexplorer.core.pipeline import capture
 from gradexplorer.core.teardown import CaptureTeardown
 
 PROGRAM = """

@@ -2,13 +2,13 @@
 
 import dataclasses
 
+import torch
+
 from gradexplorer import capture
 from gradexplorer.cli import main
-from gradexplorer.core.graph.build import GradFlow
-from gradexplorer.core.records.tensors import summarize_tensor
 from gradexplorer.core.analysis.verify import verify_capture, verify_node
-
-import torch
+from gradexplorer.core.records.nodes import GradFlow
+from gradexplorer.core.records.tensors import summarize_tensor
 
 from ..programs import EDITED_LOOP
 

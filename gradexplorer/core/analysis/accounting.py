@@ -4,7 +4,7 @@ PyTorch adds every pass's gradient into a leaf's ``.grad`` (``AccumulateGrad``),
 and user code or library hooks may edit ``.grad`` between passes (clipping,
 scaling, ``zero_grad``, an optimizer step inside a post-accumulate hook). The
 recorder keeps three facts per pass and leaf (see
-:class:`~gradexplorer.core.graph.build.LeafPass`): the gradient the pass
+:class:`~gradexplorer.core.records.nodes.LeafPass`): the gradient the pass
 *delivered*, and copies of ``.grad`` just *before* and just *after* it. This
 module turns them, plus ``.grad`` at the end of the run, into a history of
 steps and one of the reason codes of :mod:`gradexplorer.core.analysis.explain`:
@@ -40,7 +40,7 @@ class LeafStep:
     index : int
         The pass.
     delivered, before, after : TensorRecord or None
-        See :class:`~gradexplorer.core.graph.build.LeafPass`.
+        See :class:`~gradexplorer.core.records.nodes.LeafPass`.
     before_change : str
         What happened to ``.grad`` between the previous pass and this one:
         ``"first"`` (first pass, ``.grad`` None or zero), ``"preexisting"``

@@ -39,9 +39,10 @@ from torch import nn
 
 from ..graph.autograd_nodes import grad_fn_of
 from ..graph.build import ddp_reducers
-from ..records.tensors import RecordMaker, TensorRecord
+from ..records.modules import ModuleAudit, ModuleWarning, StateEntry
+from ..records.tensors import RecordMaker
 
-__all__ = ["WARNING_CODES", "AuditRow", "ModuleAudit", "ModuleWarning", "StateEntry", "audit_modules", "audit_rows",
+__all__ = ["WARNING_CODES", "AuditRow", "audit_modules", "audit_rows",
            "own_tensors", "reword_for_raised_passes"]
 
 #: Every code a :class:`ModuleWarning` can carry.
@@ -70,94 +71,6 @@ def _module_hook_warnings(module, path: str) -> list[ModuleWarning]:
                 f"replace the output; a backward hook can replace gradients (its nodes show as "
                 f"BackwardHookFunctionBackward in the graph).", "", "info"))
     return result
-
-
-@dataclass(frozen=True)
-class StateEntry:
-    """One tensor of a module's state.
-
-    Attributes
-    ----------
-    path : str
-        Full dotted path, e.g. ``"layer.a"``.
-    kind : str
-        ``"parameter"``, ``"buffer"`` or ``"plain"`` (an unregistered tensor attribute).
-    record : TensorRecord
-        Shape, dtype, device and values.
-    requires_grad : bool
-    has_grad : bool
-        ``.grad`` is set (parameters).
-    persistent : bool
-        In ``state_dict()`` (parameters and persistent buffers).
-    follows_to : bool
-        Moves with ``module.to(...)`` (parameters and buffers, not plain attributes).
-    """
-
-    path: str
-    kind: str
-    record: TensorRecord
-    requires_grad: bool
-    has_grad: bool
-    persistent: bool
-    follows_to: bool
-
-    @property
-    def device(self) -> str:
-        return self.record.device
-
-
-@dataclass(frozen=True)
-class ModuleWarning:
-    """A placement problem (or fact worth knowing), with how to fix it."""
-
-    code: str
-    path: str
-    message: str
-    fix: str = ""
-    severity: str = "warning"  # or "info"
-
-
-@dataclass(frozen=True)
-class ModuleAudit:
-    """One module and its submodules, as a tree.
-
-    Attributes
-    ----------
-    path : str
-        ``"layer"``, ``"model.0"``.
-    type_name : str
-        ``"Linear"``, ``"Layer"``.
-    entries : tuple of StateEntry
-        This module's own parameters, buffers and plain tensor attributes.
-    children : tuple of ModuleAudit
-    warnings : tuple of ModuleWarning
-        For the root of a tree: every warning of the whole tree.
-    devices : tuple of str
-        Devices of the registered state of the whole tree, most common first.
-    """
-
-    path: str
-    type_name: str
-    entries: tuple[StateEntry, ...]
-    children: tuple[ModuleAudit, ...]
-    warnings: tuple[ModuleWarning, ...] = ()
-    devices: tuple[str, ...] = ()
-
-    def walk(self):
-        """This audit and all below it, depth first."""
-        stack = [self]
-        while stack:
-            audit = stack.pop()
-            yield audit
-            stack.extend(reversed(audit.children))
-
-    def entry(self, path: str) -> StateEntry | None:
-        """The state entry at ``path`` anywhere in the tree."""
-        for audit in self.walk():
-            for item in audit.entries:
-                if item.path == path:
-                    return item
-        return None
 
 
 def _own_members(module: nn.Module, store: dict) -> list[tuple[str, torch.Tensor]]:

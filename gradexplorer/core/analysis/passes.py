@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from ..graph.build import CaptureGraph
+from ..records.nodes import CaptureGraph
 
 __all__ = ["default_pass", "pass_graph", "pass_nodes"]
 

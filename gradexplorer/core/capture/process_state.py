@@ -132,6 +132,12 @@ class ThreadFlags:
 
 _WARNING_FUNCTIONS = ("simplefilter", "filterwarnings", "resetwarnings")
 
+#: Environment variables torch writes itself, lazily, the first time a part of it loads: creating any
+#: optimizer imports torch._dynamo, whose inductor cache sets TORCHINDUCTOR_CACHE_DIR. Not the program's
+#: doing, so neither reported ("your code changed os.environ" on every app session's first training run)
+#: nor put back (torch would only set it again).
+TORCH_OWN_ENVIRON = frozenset({"TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"})
+
 
 def _watch_warning_calls(filename: str | None, calls: list) -> tuple:
     """Wrap the warnings functions so that calls from ``filename`` are noted (torch's own lazy imports
@@ -328,8 +334,10 @@ def _restore_interpreter(before: ProcessState, notes: list[str]) -> None:
     if threading.getprofile() is not profile:
         notes.append("your code called threading.setprofile(); restored for the next run")
         threading.setprofile(profile)
-    if before.environ is not None and os.environ != before.environ:
-        changed = sorted(k for k in set(os.environ) | set(before.environ) if os.environ.get(k) != before.environ.get(k))
+    changed = [] if before.environ is None or os.environ == before.environ else sorted(
+        k for k in set(os.environ) | set(before.environ)
+        if os.environ.get(k) != before.environ.get(k) and not (k in TORCH_OWN_ENVIRON and k not in before.environ))
+    if changed:
         notes.append(f"your code changed os.environ ({', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''});"
                      " restored for the next run")
         for key in changed:

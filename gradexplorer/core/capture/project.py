@@ -14,7 +14,7 @@ user's code:
 
 Each file of the second kind is shown by its path relative to the project
 folder (``pkg/model.py``), the ``file`` of a
-:class:`~gradexplorer.core.graph.build.SourceLine`. The text of each file is
+:class:`~gradexplorer.core.records.source.SourceLine`. The text of each file is
 read once, when a frame of it is first seen, so that a session keeps the
 lines that ran (:attr:`Project.texts`).
 

@@ -103,162 +103,18 @@ from __future__ import annotations
 import sys
 import time
 from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import networkx as nx
 import torch
 from torch.autograd.graph import Node
 
+from ..records.nodes import CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue
+from ..records.source import SourceText
 from ..records.tensors import RecordMaker, TensorRecord, resolve_all, summarize_tensor
+from ..records.trace import NamedObjects, RunTrace
 from .autograd_nodes import edge_of, is_accumulator
 
-if TYPE_CHECKING:  # what the walk reads from a run; the graph package never imports the capture package
-    from ..capture.namespace import Bindings
-    from ..capture.recording import Recorder
-
-__all__ = [
-    "CaptureGraph",
-    "GradFlow",
-    "HookCallRecord",
-    "LeafPass",
-    "HookRecord",
-    "SavedValue",
-    "SourceLine",
-    "SourceText",
-    "build_graph",
-    "path_expression",
-    "source_line",
-    "walk_nodes",
-]
-
-
-@dataclass(frozen=True)
-class SourceLine:
-    """A line of the user's code: 1-based number, its text (stripped), and its file.
-
-    ``file`` is None for the program itself (the editor's text, the script
-    that was run) and the path relative to the project folder for the
-    project's other files (``"pkg/model.py"``, where a model's ``forward``
-    made the op).
-    """
-
-    line: int
-    text: str
-    file: str | None = None
-
-    def where(self) -> str:
-        """``"line 12"`` in the program, ``"line 12 of pkg/model.py"`` in another file."""
-        return f"line {self.line}" if self.file is None else f"line {self.line} of {self.file}"
-
-
-class SourceText:
-    """The user's code, as source lines read it: the program's lines and the project's other files.
-
-    Parameters
-    ----------
-    lines : list of str
-        The program's lines.
-    files : dict of str to str, optional
-        The text of each other project file, by its shown path
-        (:attr:`gradexplorer.core.capture.project.Project.texts`).
-    """
-
-    __slots__ = ("lines", "files", "_split")
-
-    def __init__(self, lines: list[str], files: dict[str, str] | None = None) -> None:
-        self.lines = lines
-        self.files = files if files is not None else {}
-        self._split: dict[str, list[str]] = {}
-
-    def source_line(self, where) -> SourceLine | None:
-        """The :class:`SourceLine` of a recorded place: an ``int`` line of the program, or a line of another
-        file (anything with ``file`` and ``line``, such as the recorder's ``FileLine``); None for no place."""
-        if where is None:
-            return None
-        if type(where) is int:
-            return source_line(self.lines, where)
-        lines = self._split.get(where.file)
-        if lines is None:
-            lines = self._split[where.file] = self.files.get(where.file, "").splitlines()
-        line = where.line
-        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-        return SourceLine(line, text, where.file)
-
-
-@dataclass(frozen=True)
-class GradFlow:
-    """Gradients at one node in one pass (``None`` where autograd had none)."""
-
-    outputs: tuple[TensorRecord | None, ...]
-    inputs: tuple[TensorRecord | None, ...]
-
-
-@dataclass(frozen=True)
-class LeafPass:
-    """What one pass did at a leaf's gradient accumulator.
-
-    Attributes
-    ----------
-    delivered : TensorRecord or None
-        The gradient autograd handed to ``AccumulateGrad`` in this pass (after
-        the leaf's tensor hooks), None when none arrived.
-    before, after : TensorRecord or None
-        ``.grad`` just before and just after the pass (None: ``.grad`` was None).
-    reduced_by : str
-        Who wrote ``.grad`` in the pass besides autograd, when known: a
-        ``DistributedDataParallel`` reducer ("DistributedDataParallel over 2
-        processes"), whose C++ hooks average ``.grad`` across processes out of
-        Python's sight (:func:`ddp_reducers`). "" otherwise.
-    """
-
-    delivered: TensorRecord | None
-    before: TensorRecord | None
-    after: TensorRecord | None
-    reduced_by: str = ""
-
-
-@dataclass(frozen=True)
-class SavedValue:
-    """One saved attribute of a node.
-
-    ``state`` is ``"tensor"`` (``tensor`` set), ``"value"`` (``text`` holds the
-    repr), ``"freed"`` (released by a backward without ``retain_graph``) or
-    ``"error"`` (reading it failed; ``text`` says why).
-    """
-
-    name: str
-    state: str
-    tensor: TensorRecord | None = None
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class HookCallRecord:
-    """One call of a user hook: gradient before it and, if it returned one, after."""
-
-    pass_index: int | None
-    before: tuple[TensorRecord | None, ...]
-    after: tuple[TensorRecord | None, ...] | None
-    in_place: bool = False
-    error: str | None = None  # the hook raised (the pass stopped there)
-
-    @property
-    def changed(self) -> bool:
-        """True when the hook changed the gradient (by value): returned another one, or edited it in place."""
-        return self.after is not None
-
-
-@dataclass(frozen=True)
-class HookRecord:
-    """A user hook: what kind, which function, where registered, its calls."""
-
-    kind: str
-    qualname: str
-    output_nr: int
-    source: SourceLine | None
-    calls: tuple[HookCallRecord, ...]
-    library: bool = False
+__all__ = ["build_graph", "path_expression", "walk_nodes"]
 
 
 _FREED_MARK = "freed"
@@ -316,14 +172,6 @@ def _read_saved(node: Node, record_of: RecordMaker, freed: bool) -> tuple[SavedV
             text = repr(value)
             result.append(SavedValue(name, "value", text=text if len(text) <= 200 else text[:197] + "..."))
     return tuple(result)
-
-
-def source_line(lines: list[str], line: int | None) -> SourceLine | None:
-    """Line ``line`` (1-based) of the program as a :class:`SourceLine`; None for no line."""
-    if line is None:
-        return None
-    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-    return SourceLine(line, text)
 
 
 def walk_nodes(roots: list[Node]) -> tuple[list[Node], list[tuple[Node, Node, int, int]]]:
@@ -415,7 +263,7 @@ def path_expression(graph: nx.DiGraph, node_id: str) -> str | None:
     return "".join(reversed(parts))
 
 
-def _node_values(node: Node, record, named_tensors: dict, recorder: Recorder, record_of: RecordMaker):
+def _node_values(node: Node, record, named_tensors: dict, recorder: RunTrace, record_of: RecordMaker):
     """Forward values, leaf data and creation facts of one node (the snapshot part)."""
     call = record.call if record is not None else None
     variable = leaf_grad = None
@@ -547,28 +395,6 @@ def _same_tensor_values(a, b) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype and bool(torch.equal(a, b))
 
 
-class CaptureGraph(nx.DiGraph):
-    """The capture's graph: a :class:`networkx.DiGraph` that never refers to itself.
-
-    networkx caches the views ``G.edges``, ``G.degree`` (and their in/out
-    forms) in the graph's ``__dict__`` on first use, and those views hold the
-    graph: a reference cycle. A capture graph reaches every record and tensor
-    of the capture, so one ``G.edges`` made the whole capture cyclic garbage:
-    it was freed only by a full collection (0.2 s per 10,000 nodes, holding
-    the GIL, a frozen window) and leaked when the objects had been frozen
-    (:func:`gradexplorer.core.collector.freeze_survivors`). Here those views
-    are made on each access (they are small wrappers), so dropping the last
-    reference frees a capture at once.
-    """
-
-    edges = property(lambda self: nx.reportviews.OutEdgeView(self), doc="The edges (a fresh view).")
-    out_edges = edges
-    in_edges = property(lambda self: nx.reportviews.InEdgeView(self), doc="Incoming edges (a fresh view).")
-    degree = property(lambda self: nx.reportviews.DiDegreeView(self), doc="Degrees (a fresh view).")
-    in_degree = property(lambda self: nx.reportviews.InDegreeView(self), doc="In-degrees (a fresh view).")
-    out_degree = property(lambda self: nx.reportviews.OutDegreeView(self), doc="Out-degrees (a fresh view).")
-
-
 def _assemble(node_items: list[tuple[str, dict]], edge_attrs: dict[tuple[str, str], dict]) -> nx.DiGraph:
     """A fresh DiGraph filled through its documented dict-of-dicts storage.
 
@@ -588,7 +414,7 @@ def _assemble(node_items: list[tuple[str, dict]], edge_attrs: dict[tuple[str, st
     return graph
 
 
-def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str] | SourceText, value_elements: int,
+def build_graph(recorder: RunTrace, bindings: NamedObjects, *, lines: list[str] | SourceText, value_elements: int,
                 saved_values: bool = True, timings: dict[str, float] | None = None,
                 records: RecordMaker | None = None, roots: list[Node] | None = None
                 ) -> tuple[nx.DiGraph, dict[Node, str]]:
@@ -596,9 +422,10 @@ def build_graph(recorder: Recorder, bindings: Bindings, *, lines: list[str] | So
 
     Parameters
     ----------
-    recorder : Recorder
-        The mode that watched the run (ops, passes, hooks).
-    bindings : Bindings
+    recorder : RunTrace
+        What was recorded while the program ran (ops, passes, hooks): the
+        :class:`~gradexplorer.core.capture.recording.Recorder` that watched it.
+    bindings : NamedObjects
         Named tensors and modules of the final namespace.
     lines : list of str or SourceText
         The user's source lines (and the project's other files), for ``source`` texts.

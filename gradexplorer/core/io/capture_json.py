@@ -1,6 +1,6 @@
 """The capture document as JSON-ready plain data (documented in docs/capture-json.md).
 
-:func:`capture_to_dict` turns a :class:`~gradexplorer.core.capture.run.Capture`
+:func:`capture_to_dict` turns a :class:`~gradexplorer.core.records.capture.Capture`
 into dicts, lists, strings and numbers only. It is the body of the CLI's
 ``--json`` file and the part of a session document that holds the capture.
 

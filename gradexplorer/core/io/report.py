@@ -12,8 +12,8 @@ import shlex
 
 from ..analysis.accounting import leaf_steps
 from ..analysis.verify import verify_capture
-from ..capture.run import Capture
 from ..graph.schema import node_gradient, short_op
+from ..records.capture import Capture
 
 __all__ = ["format_capture"]
 

@@ -112,19 +112,21 @@ import safetensors.torch
 import torch
 
 from ..._version import __version__
-from ..analysis.explain import Explanation
-from ..analysis.modules import ModuleAudit, ModuleWarning, StateEntry
-from ..capture.run import Capture, CutRecord, OriginRecord, PassSummary, TensorInfo, versions
-from ..collector import paused_collection
 from ..capture.process_state import current_umask
-from ..graph.build import MAX_PATH_HOPS, CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue, SourceLine
+from ..capture.run import versions
+from ..collector import paused_collection
+from ..graph.build import MAX_PATH_HOPS
+from ..records.capture import Capture, CutRecord, OriginRecord, PassSummary, TensorInfo
 from ..records.errors import DocumentError, ErrorReport
+from ..records.explanations import Explanation
 from ..records.figures import PNG_SIGNATURE, FigureImage
+from ..records.modules import ModuleAudit, ModuleWarning, StateEntry
+from ..records.nodes import CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue
+from ..records.source import SourceLine
 from ..records.tensors import TensorRecord, TensorStats
 from .capture_json import FORMAT as CAPTURE_FORMAT
-from .capture_json import PAIRED_DTYPES, VALUE_DTYPES
+from .capture_json import PAIRED_DTYPES, VALUE_DTYPES, TensorSink, capture_to_dict
 from .capture_json import SCHEMA_VERSION as CAPTURE_SCHEMA
-from .capture_json import TensorSink, capture_to_dict
 
 __all__ = [
     "DEFAULT_FILE_VALUES",

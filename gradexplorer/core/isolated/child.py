@@ -182,7 +182,7 @@ KILLED_WITH_PARENT = 75
 def main(argv: list[str]) -> int:
     _hide_our_settings()
     _exit_with_parent()
-    from ..capture.run import capture
+    from ..pipeline import capture
     from ..capture.script import ScriptRun
     from ..analysis.gradient_flow import parameter_gradients
     from ..collector import freeze_after_pauses, paused_collection

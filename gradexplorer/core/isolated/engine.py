@@ -58,13 +58,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..capture.devices import resolve_device
-from ..capture.run import Capture, versions
+from ..capture.run import versions
 from ..capture.script import ScriptRun, checked_working_folder
 from ..capture.streams import DEFAULT_MAX_OUTPUT_CHARS, OutputCollector
-from ..graph.build import CaptureGraph
 from ..collector import paused_collection
 from ..io.session import PartialCapture, add_late_stats, load_session, not_a_regular_file, read_capture_part
+from ..records.capture import Capture
 from ..records.errors import DocumentError, ErrorReport
+from ..records.nodes import CaptureGraph
 from ..records.tensors import LateStats
 
 __all__ = ["KILLED", "capture_isolated", "default_memory_limit", "discard_spare", "wait_for_spare"]

@@ -1,0 +1,251 @@
+"""Run to first picture, and to everything, against a plain forward+backward of the same step (issue 30).
+
+Usage::
+
+    python benchmarks/bench_first_picture.py                          # 10k and 50k nodes, transformer and MLP
+    python benchmarks/bench_first_picture.py --sizes 10000 --models mlp --rounds 5
+    python benchmarks/bench_first_picture.py --memory                 # also peak memory (50k step, one 2 GiB tensor)
+
+Every figure is a whole process, started fresh for each measurement, in
+alternating pairs (plain, app, plain, app, ...) so that a machine that gets
+busier halfway loads both sides alike:
+
+* ``plain``: the program run by Python with torch, timed from the start of
+  its code to the end of its ``backward()`` (interpreter and ``import
+  torch`` not counted: the app has them loaded too);
+* ``app``: the real :class:`~gradexplorer.ui.main_window.MainWindow`
+  (offscreen), its Run pressed: ``picture`` is the time until the first
+  picture is drawn (the window's ``picture_ready`` handler has returned),
+  ``all`` until the run has finished with every pane filled; then Run is
+  pressed again at once and ``2nd picture`` is the same measure for it.
+
+The run's worker is left to wait on an idle event loop (``QEventLoop.exec``),
+never a loop that spins ``processEvents``: spinning made the worker 2.6x
+slower. torch's thread count is printed (``--threads`` pins it in both
+processes), and the 1-minute load average is printed beside each figure.
+
+Targets: picture <= 2.0x plain and all <= 3.0x plain at every size and
+model; the second run's picture within 1.1x of the first's. With
+``--memory``: peak RSS <= 2.5x plain for the 50k transformer step and
+<= 1.5x plain for a program whose memory is one 2 GiB tensor, in the app and
+in ``gradexplorer.capture()``. Medians over ``--rounds`` (at least 5 for
+the targets to count), with min..max; exits non-zero when one is missed.
+
+The peers (torchview, torchviz with Graphviz's ``dot``, TorchLens) are
+looked for and reported as not measured here when absent; this script does
+not measure them yet either way (their figures in issue 30 came from a
+separate script).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+TARGET_PICTURE_RATIO = 2.0
+TARGET_ALL_RATIO = 3.0
+TARGET_SECOND_RUN_RATIO = 1.1
+TARGET_PEAK_RATIO_50K = 2.5
+TARGET_PEAK_RATIO_BIG_TENSOR = 1.5
+MIN_ROUNDS_FOR_TARGETS = 5
+
+#: One tensor of 2 GiB (float32), used once: the program the memory target is about.
+BIG_TENSOR_CODE = """
+big = torch.ones(2**29)
+total = big.sum()
+"""
+
+
+def program(model: str, size: int) -> str:
+    from bench_capture import mlp_code, transformer_code
+
+    return {"mlp": mlp_code, "transformer": transformer_code}[model](size)
+
+
+def _peak_rss_mib() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child_plain(code: str) -> dict:
+    import torch
+
+    namespace = {"__name__": "__main__", "torch": torch, "nn": torch.nn, "device": torch.device("cpu")}
+    compiled = compile(code, "<bench>", "exec")
+    started = time.perf_counter()
+    exec(compiled, namespace)
+    return {"seconds": time.perf_counter() - started, "peak_mib": _peak_rss_mib(), "threads": torch.get_num_threads()}
+
+
+def child_capture(code: str) -> dict:
+    from gradexplorer import capture
+
+    started = time.perf_counter()
+    cap = capture(code)
+    return {"seconds": time.perf_counter() - started, "peak_mib": _peak_rss_mib(), "ok": cap.ok}
+
+
+def child_app(code: str, runs: int) -> dict:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import tempfile
+
+    import torch
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+
+    from gradexplorer.ui.app import create_application
+
+    app = create_application([])
+    from gradexplorer.ui.main_window import MainWindow
+    from gradexplorer.ui.settings import Settings
+
+    folder = tempfile.mkdtemp()
+    window = MainWindow(Settings(QSettings(f"{folder}/s.ini", QSettings.Format.IniFormat)), data_dir=Path(folder))
+    window.ask_unsaved_changes = lambda: "discard"
+    window.resize(1400, 900)
+    window.show()
+    window.editor.setPlainText(code)
+    app.processEvents()
+    out: dict = {"threads": torch.get_num_threads()}
+    for index in range(runs):
+        marks: dict[str, float] = {}
+        loop = QEventLoop()
+        # Connected after the window's own handler: it runs once the picture is drawn.
+        on_picture = lambda _result: marks.setdefault("picture", time.perf_counter())  # noqa: E731
+        on_finished = lambda _result: (marks.setdefault("all", time.perf_counter()), loop.quit())  # noqa: E731
+        window.runs.picture_ready.connect(on_picture)
+        window.run_finished.connect(on_finished)
+        QTimer.singleShot(900_000, loop.quit)
+        started = time.perf_counter()
+        window.start_run()
+        loop.exec()
+        window.runs.picture_ready.disconnect(on_picture)
+        window.run_finished.disconnect(on_finished)
+        cap = window.result.capture
+        out[f"run{index + 1}"] = {"picture": marks.get("picture", marks["all"]) - started,
+                                  "all": marks["all"] - started, "nodes": cap.graph.number_of_nodes(),
+                                  "ok": cap.ok, "timings": {k: round(v, 3) for k, v in cap.timings.items()}}
+    out["peak_mib"] = _peak_rss_mib()
+    window.shutdown()
+    return out
+
+
+def run_child(kind: str, code: str, *, threads: int | None, runs: int = 2) -> dict:
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    if threads:
+        env["OMP_NUM_THREADS"] = str(threads)
+    command = [sys.executable, __file__, "--child", kind, "--runs", str(runs)]
+    done = subprocess.run(command, input=code, capture_output=True, text=True, env=env, timeout=1800)
+    if done.returncode != 0:
+        raise SystemExit(f"the {kind} child failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result["load"] = os.getloadavg()[0]
+    return result
+
+
+def _spread(values: list[float]) -> str:
+    return f"{statistics.median(values):6.2f} ({min(values):.2f}..{max(values):.2f})"
+
+
+def measure_speed(model: str, size: int, rounds: int, threads: int | None, missed: list[str]) -> None:
+    code = program(model, size)
+    plain, app = [], []
+    for _ in range(rounds):
+        plain.append(run_child("plain", code, threads=threads))
+        app.append(run_child("app", code, threads=threads))
+    nodes = app[0]["run1"]["nodes"]
+    seconds = [p["seconds"] for p in plain]
+    picture = [a["run1"]["picture"] / p["seconds"] for a, p in zip(app, plain)]
+    everything = [a["run1"]["all"] / p["seconds"] for a, p in zip(app, plain)]
+    second = [a["run2"]["picture"] / a["run1"]["picture"] for a in app]
+    loads = [p["load"] for p in plain] + [a["load"] for a in app]
+    print(f"{model:<12}{nodes:>7}  plain {_spread(seconds)} s   picture {_spread(picture)}x   "
+          f"all {_spread(everything)}x   2nd run's picture {_spread(second)}x of the 1st   "
+          f"load {min(loads):.1f}..{max(loads):.1f}  torch threads {plain[0]['threads']}/{app[0]['threads']}",
+          flush=True)
+    phases = {k: statistics.median(a["run1"]["timings"].get(k, 0.0) for a in app)
+              for k in ("run", "walk", "passes", "tensors", "modules", "explain")}
+    print(" " * 20 + "app's first run, median s: " + ", ".join(f"{k} {v:.2f}" for k, v in phases.items()))
+    if rounds >= MIN_ROUNDS_FOR_TARGETS:
+        for name, values, target in (("picture", picture, TARGET_PICTURE_RATIO), ("all", everything, TARGET_ALL_RATIO),
+                                     ("2nd run", second, TARGET_SECOND_RUN_RATIO)):
+            if statistics.median(values) > target:
+                missed.append(f"{model} {nodes} {name} {statistics.median(values):.2f}x > {target}x")
+
+
+def measure_memory(threads: int | None, missed: list[str]) -> None:
+    for label, code, target in (("transformer 50k", program("transformer", 50_000), TARGET_PEAK_RATIO_50K),
+                                ("one 2 GiB tensor", BIG_TENSOR_CODE, TARGET_PEAK_RATIO_BIG_TENSOR)):
+        plain = run_child("plain", code, threads=threads)
+        in_app = run_child("app", code, threads=threads, runs=1)
+        in_capture = run_child("capture", code, threads=threads)
+        for where, peak in (("app", in_app["peak_mib"]), ("capture()", in_capture["peak_mib"])):
+            ratio = peak / plain["peak_mib"]
+            print(f"peak RSS {label:<17} {where:<10} {peak:8.0f} MiB vs plain {plain['peak_mib']:6.0f} MiB: "
+                  f"{ratio:.2f}x (target <= {target}x; load {in_app['load']:.1f})", flush=True)
+            if ratio > target:
+                missed.append(f"peak RSS {label} in {where} {ratio:.2f}x > {target}x")
+
+
+def peers_note() -> str:
+    found = [name for name, ok in (("torchview", importlib.util.find_spec("torchview") is not None),
+                                   ("torchviz", importlib.util.find_spec("torchviz") is not None
+                                    and shutil.which("dot") is not None),
+                                   ("TorchLens", importlib.util.find_spec("torchlens") is not None)) if ok]
+    absent = sorted({"torchview", "torchviz", "TorchLens"} - set(found))
+    parts = []
+    if absent:
+        parts.append(f"not installed here: {', '.join(absent)}")
+    if found:
+        parts.append(f"installed but not measured by this script yet: {', '.join(found)}")
+    return "peers: " + "; ".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,50000")
+    parser.add_argument("--models", default="transformer,mlp")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=None, help="pin torch's threads (OMP_NUM_THREADS) in both")
+    parser.add_argument("--memory", action="store_true", help="also the peak-memory targets (takes minutes)")
+    parser.add_argument("--child", choices=("plain", "app", "capture"), help=argparse.SUPPRESS)
+    parser.add_argument("--runs", type=int, default=2, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        code = sys.stdin.read()
+        result = {"plain": lambda: child_plain(code), "capture": lambda: child_capture(code),
+                  "app": lambda: child_app(code, args.runs)}[args.child]()
+        print(json.dumps(result), flush=True)
+        os._exit(0)  # the app's threads and Qt's teardown are not what is measured
+    missed: list[str] = []
+    print(f"whole processes, alternating plain/app pairs, median of {args.rounds} (min..max); ratios are the app's "
+          f"time over the plain program's; targets: picture <= {TARGET_PICTURE_RATIO}x, all <= {TARGET_ALL_RATIO}x, "
+          f"2nd run <= {TARGET_SECOND_RUN_RATIO}x" + ("" if args.rounds >= MIN_ROUNDS_FOR_TARGETS else
+                                                     f" (not checked below {MIN_ROUNDS_FOR_TARGETS} rounds)"))
+    for size in (int(s) for s in args.sizes.split(",")):
+        for model in args.models.split(","):
+            measure_speed(model, size, args.rounds, args.threads, missed)
+    if args.memory:
+        measure_memory(args.threads, missed)
+    print(peers_note())
+    if missed:
+        print("targets missed: " + "; ".join(missed))
+        return 1
+    print("all targets met")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
