@@ -31,10 +31,13 @@ model; the second run's picture within 1.1x of the first's. With
 in ``gradexplorer.capture()``. Medians over ``--rounds`` (at least 5 for
 the targets to count), with min..max; exits non-zero when one is missed.
 
-The peers (torchview, torchviz with Graphviz's ``dot``, TorchLens) are
-looked for and reported as not measured here when absent; this script does
-not measure them yet either way (their figures in issue 30 came from a
-separate script).
+With ``--peers``, the same step drawn by the peers that are installed, as
+a user of each would do it after the same program, in the same alternating
+rounds (each skipped with a note when missing): ``torchviz`` (``make_dot``
+of the loss with the model's parameters, rendered to PNG by Graphviz's
+``dot``) and ``torchview`` (``draw_graph`` of the model on the input,
+rendered to PNG); TorchLens is looked for and named when absent (not
+measured yet). Their ratio is program plus picture over the plain program.
 """
 
 from __future__ import annotations
@@ -98,6 +101,29 @@ def child_capture(code: str) -> dict:
     return {"seconds": time.perf_counter() - started, "peak_mib": _peak_rss_mib(), "ok": cap.ok}
 
 
+def child_peer(code: str, peer: str) -> dict:
+    """Run the program, then draw its picture as a user of ``peer`` would; seconds from the program's start."""
+    import tempfile
+
+    import torch
+
+    namespace = {"__name__": "__main__", "torch": torch, "nn": torch.nn, "device": torch.device("cpu")}
+    compiled = compile(code, "<bench>", "exec")
+    out = Path(tempfile.mkdtemp()) / "picture"
+    started = time.perf_counter()
+    exec(compiled, namespace)
+    if peer == "torchviz":
+        from torchviz import make_dot
+
+        make_dot(namespace["loss"], params=dict(namespace["model"].named_parameters())).render(str(out), format="png")
+    else:
+        from torchview import draw_graph
+
+        draw_graph(namespace["model"], input_data=namespace["x"], save_graph=False).visual_graph.render(
+            str(out), format="png")
+    return {"seconds": time.perf_counter() - started, "peak_mib": _peak_rss_mib()}
+
+
 def child_app(code: str, runs: int) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     import tempfile
@@ -142,6 +168,14 @@ def child_app(code: str, runs: int) -> dict:
     return out
 
 
+def installed_peers() -> list[str]:
+    """The peers this machine can run (torchviz needs Graphviz's ``dot`` too)."""
+    return [name for name, ok in (("torchviz", importlib.util.find_spec("torchviz") is not None
+                                   and shutil.which("dot") is not None),
+                                  ("torchview", importlib.util.find_spec("torchview") is not None
+                                   and shutil.which("dot") is not None)) if ok]
+
+
 def run_child(kind: str, code: str, *, threads: int | None, runs: int = 2) -> dict:
     env = dict(os.environ, PYTHONHASHSEED="0")
     if threads:
@@ -159,12 +193,16 @@ def _spread(values: list[float]) -> str:
     return f"{statistics.median(values):6.2f} ({min(values):.2f}..{max(values):.2f})"
 
 
-def measure_speed(model: str, size: int, rounds: int, threads: int | None, missed: list[str]) -> None:
+def measure_speed(model: str, size: int, rounds: int, threads: int | None, missed: list[str],
+                  peers: list[str]) -> None:
     code = program(model, size)
     plain, app = [], []
+    drawn: dict[str, list[dict]] = {peer: [] for peer in peers}
     for _ in range(rounds):
         plain.append(run_child("plain", code, threads=threads))
         app.append(run_child("app", code, threads=threads))
+        for peer in peers:
+            drawn[peer].append(run_child(peer, code, threads=threads))
     nodes = app[0]["run1"]["nodes"]
     seconds = [p["seconds"] for p in plain]
     picture = [a["run1"]["picture"] / p["seconds"] for a, p in zip(app, plain)]
@@ -178,6 +216,10 @@ def measure_speed(model: str, size: int, rounds: int, threads: int | None, misse
     phases = {k: statistics.median(a["run1"]["timings"].get(k, 0.0) for a in app)
               for k in ("run", "walk", "passes", "tensors", "modules", "explain")}
     print(" " * 20 + "app's first run, median s: " + ", ".join(f"{k} {v:.2f}" for k, v in phases.items()))
+    for peer, results in drawn.items():
+        ratios = [r["seconds"] / p["seconds"] for r, p in zip(results, plain)]
+        print(" " * 20 + f"{peer}: program + picture {_spread(ratios)}x of plain "
+              f"(load {min(r['load'] for r in results):.1f}..{max(r['load'] for r in results):.1f})", flush=True)
     if rounds >= MIN_ROUNDS_FOR_TARGETS:
         for name, values, target in (("picture", picture, TARGET_PICTURE_RATIO), ("all", everything, TARGET_ALL_RATIO),
                                      ("2nd run", second, TARGET_SECOND_RUN_RATIO)):
@@ -199,18 +241,16 @@ def measure_memory(threads: int | None, missed: list[str]) -> None:
                 missed.append(f"peak RSS {label} in {where} {ratio:.2f}x > {target}x")
 
 
-def peers_note() -> str:
-    found = [name for name, ok in (("torchview", importlib.util.find_spec("torchview") is not None),
-                                   ("torchviz", importlib.util.find_spec("torchviz") is not None
-                                    and shutil.which("dot") is not None),
-                                   ("TorchLens", importlib.util.find_spec("torchlens") is not None)) if ok]
-    absent = sorted({"torchview", "torchviz", "TorchLens"} - set(found))
-    parts = []
+def peers_note(measured: bool) -> str:
+    found = installed_peers()
+    absent = sorted({"torchview", "torchviz"} - set(found))
+    parts = [f"measured above: {', '.join(found)}" if measured and found else
+             f"installed, measured with --peers: {', '.join(found)}" if found else ""]
     if absent:
-        parts.append(f"not installed here: {', '.join(absent)}")
-    if found:
-        parts.append(f"installed but not measured by this script yet: {', '.join(found)}")
-    return "peers: " + "; ".join(parts)
+        parts.append(f"skipped, not installed (or no Graphviz dot): {', '.join(absent)}")
+    parts.append("TorchLens: " + ("installed, not measured by this script yet"
+                                  if importlib.util.find_spec("torchlens") is not None else "not installed"))
+    return "peers: " + "; ".join(p for p in parts if p)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,13 +260,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--threads", type=int, default=None, help="pin torch's threads (OMP_NUM_THREADS) in both")
     parser.add_argument("--memory", action="store_true", help="also the peak-memory targets (takes minutes)")
-    parser.add_argument("--child", choices=("plain", "app", "capture"), help=argparse.SUPPRESS)
+    parser.add_argument("--peers", action="store_true", help="also torchviz and torchview, where installed")
+    parser.add_argument("--child", choices=("plain", "app", "capture", "torchviz", "torchview"), help=argparse.SUPPRESS)
     parser.add_argument("--runs", type=int, default=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         code = sys.stdin.read()
         result = {"plain": lambda: child_plain(code), "capture": lambda: child_capture(code),
-                  "app": lambda: child_app(code, args.runs)}[args.child]()
+                  "app": lambda: child_app(code, args.runs), "torchviz": lambda: child_peer(code, "torchviz"),
+                  "torchview": lambda: child_peer(code, "torchview")}[args.child]()
         print(json.dumps(result), flush=True)
         os._exit(0)  # the app's threads and Qt's teardown are not what is measured
     missed: list[str] = []
@@ -236,10 +278,10 @@ def main(argv: list[str] | None = None) -> int:
                                                      f" (not checked below {MIN_ROUNDS_FOR_TARGETS} rounds)"))
     for size in (int(s) for s in args.sizes.split(",")):
         for model in args.models.split(","):
-            measure_speed(model, size, args.rounds, args.threads, missed)
+            measure_speed(model, size, args.rounds, args.threads, missed, installed_peers() if args.peers else [])
     if args.memory:
         measure_memory(args.threads, missed)
-    print(peers_note())
+    print(peers_note(args.peers))
     if missed:
         print("targets missed: " + "; ".join(missed))
         return 1

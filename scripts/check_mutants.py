@@ -805,6 +805,12 @@ MUTANTS = (
     Mutant("old captures are taken apart while a run goes", "gradexplorer/ui/main_window.py",
            "        self.retirer.hold()  # taking old captures apart", "        pass  # taking old captures apart",
            ("tests/ui/test_picture_first.py::test_the_capture_a_run_replaces_is_freed_after_the_run_not_during_it",)),
+    Mutant("an older capture's autosave competes with the next run", "gradexplorer/ui/main_window.py",
+           "        self._runs_started += 1  # the previous", "        pass  # the previous",
+           ("tests/ui/test_picture_first.py::test_a_run_started_right_after_another_supersedes_its_autosave",)),
+    Mutant("a cancelled save writes on to the end", "gradexplorer/core/io/session.py",
+           "        if self._should_stop():\n            raise SaveCancelled", "        if False:\n            raise SaveCancelled",
+           ("tests/core/test_files.py::test_a_cancelled_save_leaves_the_file_it_was_replacing_and_no_temporary",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

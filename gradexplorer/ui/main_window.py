@@ -57,6 +57,7 @@ from ..core.io import export
 from ..core.io.autosave import AutosaveSlot, find_orphans
 from ..core.io.session import (
     SESSION_SUFFIX,
+    SaveCancelled,
     Session,
     ViewState,
     load_session,
@@ -91,8 +92,8 @@ __all__ = ["MainWindow"]
 
 #: Seconds between autosaves of the editor text and the last capture.
 AUTOSAVE_SECONDS = 45
-#: The autosave of a new capture waits this long before it starts encoding.
-AUTOSAVE_SETTLE_SECONDS = 0.3
+#: The autosave of a new capture waits this long before it starts encoding (a Run pressed meanwhile supersedes it).
+AUTOSAVE_SETTLE_SECONDS = 0.5
 
 #: What the panes say between a run's first picture and its explanations (the worker's "Picture first").
 PENDING_EXPLANATIONS = "Computing why each name gets a gradient or not…"
@@ -135,6 +136,8 @@ class MainWindow(QMainWindow):
         self.retirer = CaptureRetirer(self)
         self._result: CaptureResult | None = None
         self.last_gui_seconds = 0.0
+        #: Runs started in this window (a pending autosave of an older capture sees it change and gives up).
+        self._runs_started = 0
         #: GUI-thread seconds the last run's first picture took to show (picture first).
         self.first_picture_seconds = 0.0
         self._script_path: Path | None = None
@@ -674,11 +677,24 @@ class MainWindow(QMainWindow):
             return
         session = self.current_session()  # plain data: safe to serialise in another thread
         slot = self._autosave
+        run = self._runs_started
+
+        def superseded() -> bool:
+            return self._runs_started != run  # an int read from the job's thread: no widget is touched
 
         def write() -> None:
-            # Sleeping releases the GIL: the new picture's first paint goes first.
-            time.sleep(AUTOSAVE_SETTLE_SECONDS)
-            slot.write_session(session)
+            # Waiting releases the GIL: the new picture's first paint goes first. A run started meanwhile, or
+            # while the file is written, supersedes this capture (its own autosave follows): the two shared the
+            # interpreter and a second Run pressed right after a 10,000-node picture took twice as long.
+            deadline = time.monotonic() + AUTOSAVE_SETTLE_SECONDS
+            while time.monotonic() < deadline:
+                if superseded():
+                    return
+                time.sleep(0.02)
+            try:
+                slot.write_session(session, should_stop=superseded)
+            except SaveCancelled:
+                pass
 
         self.jobs.start("autosave", write, on_errored=lambda message, exc: self._show_autosave_problem(
             (getattr(exc, "strerror", None) or str(exc)) if isinstance(exc, OSError) else message))
@@ -870,6 +886,7 @@ class MainWindow(QMainWindow):
         self.editor.set_error_line(None)
         self._set_running(True)
         self.retirer.hold()  # taking old captures apart on this thread would slow the run (capture_retirer)
+        self._runs_started += 1  # the previous capture's autosave gives way (_autosave_capture)
         started = self.runs.start(job)
         if not started:
             self.retirer.resume()

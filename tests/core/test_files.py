@@ -136,3 +136,27 @@ def test_recovery_offers_the_work_of_a_killed_instance_whose_pid_was_reused(tmp_
     assert [o.code for o in orphans] == ["print('work of the other instance')\n"]
     orphans[0].discard()
     assert not any((tmp_path / "autosave").iterdir())
+
+
+def test_a_cancelled_save_leaves_the_file_it_was_replacing_and_no_temporary(tmp_path):
+    """The autosave of a capture that a new run supersedes stops within a piece of the file."""
+    from gradexplorer.core.io.session import SaveCancelled
+
+    big = session_from_capture(capture("import torch\nx = torch.randn(64, 64, requires_grad=True)\n"
+                                       "y = x\nfor _ in range(300):\n    y = torch.tanh(y @ x)\ny.sum().backward()\n"))
+    path = tmp_path / "slot.gxsession"
+    save_session(big, path)
+    before = path.read_bytes()
+    writes = []
+
+    def stop_after_two_pieces() -> bool:
+        writes.append(1)
+        return len(writes) > 2
+
+    with pytest.raises(SaveCancelled):
+        save_session(big, path, should_stop=stop_after_two_pieces)
+    assert 2 < len(writes) < 20  # stopped at once, not at the end
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["slot.gxsession"]  # no temporary file left
+    save_session(big, path, should_stop=lambda: False)  # never stopping: the whole file
+    assert load_session(path).capture.graph.number_of_nodes() == big.capture.graph.number_of_nodes()

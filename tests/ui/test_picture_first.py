@@ -224,3 +224,25 @@ def test_the_capture_a_run_replaces_is_freed_after_the_run_not_during_it(qtbot, 
     # left waiting in the queue for a graph that stays on screen.
     qtbot.waitUntil(lambda: window.retirer.pending == 0 and window.retirer.freed == 1, timeout=10_000)
     assert old_graph() is None and not window.retirer.held
+
+
+def test_a_run_started_right_after_another_supersedes_its_autosave(qtbot, window, monkeypatch):
+    """The first capture's autosave gives way to the second run (they shared the interpreter: 2x slower)."""
+    written: list[str] = []
+    slot = window._autosave
+    real = slot.write_session
+
+    def recording_write(session, **kwargs):
+        real(session, **kwargs)
+        written.append(session.capture.code)  # only a write that completed
+
+    monkeypatch.setattr(slot, "write_session", recording_write)
+    window.editor.setPlainText(SEED)
+    run_and_wait(qtbot, window)
+    window.editor.setPlainText(SEED + "e = b * 2\n")
+    second = run_and_wait(qtbot, window)  # pressed at once: within the first autosave's wait
+    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=20_000)
+    assert written == [second.capture.code]  # the first was superseded, the second written
+    from gradexplorer.core.io.session import load_session
+
+    assert load_session(slot.session_path).capture.code == second.capture.code

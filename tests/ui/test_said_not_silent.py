@@ -23,7 +23,7 @@ def test_a_failing_autosave_is_said_once_and_shown_until_it_works_again(qtbot, w
 
 
 def test_a_failing_capture_autosave_after_a_run_is_said(qtbot, window, monkeypatch):
-    def refuse(session):
+    def refuse(session, **_options):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(window._autosave, "write_session", refuse)

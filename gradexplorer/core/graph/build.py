@@ -454,14 +454,7 @@ def build_graph(recorder: RunTrace, bindings: NamedObjects, *, lines: list[str] 
     """
     started = time.perf_counter()
     text = lines if isinstance(lines, SourceText) else SourceText(lines)
-    named: dict[Node, list[str]] = {}
-    named_tensors: dict[Node, dict[int, torch.Tensor]] = {}
-    for tensor, names in bindings.tensors.values():
-        edge = edge_of(tensor)
-        if edge is not None:
-            bucket = named.setdefault(edge[0], [])
-            bucket.extend(n for n in names if n not in bucket)
-            named_tensors.setdefault(edge[0], {}).setdefault(edge[1], tensor)
+    named, named_tensors = _named_nodes(bindings)
     if roots is None:
         roots = list(named)
         for record in recorder.passes:
@@ -472,10 +465,45 @@ def build_graph(recorder: RunTrace, bindings: NamedObjects, *, lines: list[str] 
 
     # The snapshot part: every recorded tensor becomes a TensorRecord.
     started = time.perf_counter()
+    record_of = records if records is not None else RecordMaker(value_elements)
+    facts = _node_facts(order, recorder, bindings, named_tensors, record_of, saved_values)
+    hooks_by_node = _hook_records(recorder, text)
+    snapshot_seconds = time.perf_counter() - started
+
+    # The graph part: attribute dicts, edges, roots, paths.
+    started = time.perf_counter()
+    edge_attrs = _edge_attributes(edges, ids)
+    node_items = _node_items(order, facts, ids, edge_attrs, named, bindings, recorder.passes, hooks_by_node, text)
+    graph = _assemble(node_items, edge_attrs)
+    _name_paths(graph, named, ids)
+    graph.graph["roots"] = tuple(dict.fromkeys(ids[r] for r in roots))
+    graph.graph["module_types"] = {names[0]: type(module).__name__ for module, names in bindings.modules.values()}
+    graph_seconds += time.perf_counter() - started
+    if timings is not None:
+        timings["snapshot"] = snapshot_seconds
+        timings["graph"] = graph_seconds
+    return graph, ids
+
+
+def _named_nodes(bindings: NamedObjects) -> tuple[dict[Node, list[str]], dict[Node, dict[int, torch.Tensor]]]:
+    """Each named tensor's node with every name bound to it, and the tensor per output slot."""
+    named: dict[Node, list[str]] = {}
+    named_tensors: dict[Node, dict[int, torch.Tensor]] = {}
+    for tensor, names in bindings.tensors.values():
+        edge = edge_of(tensor)
+        if edge is not None:
+            bucket = named.setdefault(edge[0], [])
+            bucket.extend(n for n in names if n not in bucket)
+            named_tensors.setdefault(edge[0], {}).setdefault(edge[1], tensor)
+    return named, named_tensors
+
+
+def _node_facts(order: list[Node], recorder: RunTrace, bindings: NamedObjects, named_tensors: dict,
+                record_of: RecordMaker, saved_values: bool) -> list[tuple]:
+    """Per node, in walk order: values, leaf tensor and gradient, call, per-pass gradients, saved values, accumulation."""
     ops = recorder.ops
     passes = recorder.passes
     facts = []
-    record_of = records if records is not None else RecordMaker(value_elements)
     reducers = ddp_reducers(module for module, _ in bindings.modules.values())
     for node in order:
         outputs, variable, leaf_grad, requires_grad, call = _node_values(
@@ -485,24 +513,22 @@ def build_graph(recorder: RunTrace, bindings: NamedObjects, *, lines: list[str] 
         accumulation = (_node_accumulation(node, passes, record_of, recorder.hooks, reducers)
                         if variable is not None else {})
         facts.append((outputs, variable, leaf_grad, requires_grad, call, grads, saved, accumulation))
+    return facts
+
+
+def _hook_records(recorder: RunTrace, text: SourceText) -> dict[Node, list[HookRecord]]:
+    """The user's hooks by node, each with its calls."""
     hooks_by_node: dict[Node, list[HookRecord]] = {}
     for h in recorder.hooks:
         hooks_by_node.setdefault(h.node, []).append(HookRecord(
             h.kind, h.qualname, h.output_nr, text.source_line(h.line),
             tuple(HookCallRecord(c.pass_index, resolve_all(c.before), resolve_all(c.after), c.in_place, c.error)
                   for c in h.calls), h.library))
-    snapshot_seconds = time.perf_counter() - started
+    return hooks_by_node
 
-    # The graph part: attribute dicts, edges, roots, paths.
-    started = time.perf_counter()
-    module_paths = {key: names[0] for key, (_, names) in bindings.modules.items()}
-    grad_order: dict[Node, dict[int, int]] = {}
-    on_path: dict[Node, tuple[int, ...]] = {}
-    for p in passes:
-        for position, node in enumerate(p.node_grads):
-            grad_order.setdefault(node, {})[p.index] = position
-        for node in p.reachable:
-            on_path[node] = on_path.get(node, ()) + (p.index,)
+
+def _edge_attributes(edges: list[tuple], ids: dict[Node, str]) -> dict[tuple[str, str], dict]:
+    """One edge per (consumer, input) pair with its ``next_functions`` slot(s)."""
     edge_attrs: dict[tuple[str, str], dict] = {}
     for u, v, slot, input_nr in edges:
         key = (ids[u], ids[v])
@@ -511,6 +537,20 @@ def build_graph(recorder: RunTrace, bindings: NamedObjects, *, lines: list[str] 
             edge_attrs[key] = {"slot": slot, "input_nr": input_nr, "slots": (slot,)}
         else:  # x * x: both slots lead to the same node; keep the first as `slot`
             existing["slots"] += (slot,)
+    return edge_attrs
+
+
+def _node_items(order: list[Node], facts: list[tuple], ids: dict[Node, str], edge_attrs: dict, named: dict,
+                bindings: NamedObjects, passes: list, hooks_by_node: dict, text: SourceText) -> list[tuple[str, dict]]:
+    """Each node's attribute dict (the module docstring's schema, ``path`` filled later)."""
+    module_paths = {key: names[0] for key, (_, names) in bindings.modules.items()}
+    grad_order: dict[Node, dict[int, int]] = {}
+    on_path: dict[Node, tuple[int, ...]] = {}
+    for p in passes:
+        for position, node in enumerate(p.node_grads):
+            grad_order.setdefault(node, {})[p.index] = position
+        for node in p.reachable:
+            on_path[node] = on_path.get(node, ()) + (p.index,)
     consumed = {v for _, v in edge_attrs}
     first_consumer: dict[str, str] = {}
     for u, v in edge_attrs:
@@ -522,7 +562,6 @@ def build_graph(recorder: RunTrace, bindings: NamedObjects, *, lines: list[str] 
     node_items = []
     for node, (outputs, variable, leaf_grad, requires_grad, call, grads, saved, accumulation) in zip(order, facts):
         node_id = ids[node]
-        is_root = node_id not in consumed
         if variable is not None:
             kind = "leaf"
         elif isinstance(node, custom_type):
@@ -552,7 +591,7 @@ def build_graph(recorder: RunTrace, bindings: NamedObjects, *, lines: list[str] 
         node_items.append((node_id, {
             "op": node.name(),
             "kind": kind,
-            "is_root": is_root,
+            "is_root": node_id not in consumed,
             "names": tuple(names) if names else no_names,
             "path": None,
             "path_via": None,
@@ -576,8 +615,11 @@ def build_graph(recorder: RunTrace, bindings: NamedObjects, *, lines: list[str] 
             "dtype": value.dtype if value is not None else None,
             "device": value.device if value is not None else None,
         }))
-    graph = _assemble(node_items, edge_attrs)
+    return node_items
 
+
+def _name_paths(graph: nx.DiGraph, named: dict, ids: dict[Node, str]) -> None:
+    """Fill ``path``/``path_via``: how to reach each node from a named tensor (``d.grad_fn.next_functions[0][0]``)."""
     nodes = graph.nodes
     via: dict[str, tuple] = {}
     named_ops = [(ids[n], names[0]) for n, names in named.items() if not is_accumulator(n) and n in ids]
@@ -593,13 +635,6 @@ def build_graph(recorder: RunTrace, bindings: NamedObjects, *, lines: list[str] 
         elif hops <= MAX_PATH_HOPS:
             texts[node_id] = f"{texts[parent]}.next_functions[{slot}][0]"
         attrs["path"] = texts.get(node_id)
-    graph.graph["roots"] = tuple(dict.fromkeys(ids[r] for r in roots))
-    graph.graph["module_types"] = {names[0]: type(module).__name__ for module, names in bindings.modules.values()}
-    graph_seconds += time.perf_counter() - started
-    if timings is not None:
-        timings["snapshot"] = snapshot_seconds
-        timings["graph"] = graph_seconds
-    return graph, ids
 
 
 def node_for_tensor(tensor: torch.Tensor, ids: dict[Node, str]) -> str | None:

@@ -108,10 +108,11 @@ class AutosaveSlot:
         write_atomic(self.text_path, json.dumps({"code": code, "device": device, "saved_at": _now()}),
                      private=True)
 
-    def write_session(self, session: Session) -> None:
-        """The capture of the last run (any thread: the session is plain data). Raises OSError, ValueError."""
+    def write_session(self, session: Session, *, should_stop=None) -> None:
+        """The capture of the last run (any thread: the session is plain data). Raises OSError, ValueError,
+        and :class:`~gradexplorer.core.io.session.SaveCancelled` once ``should_stop()`` is true (nothing written)."""
         self._ensure()
-        save_session(session, self.session_path, private=True)
+        save_session(session, self.session_path, private=True, should_stop=should_stop)
 
     def remove(self) -> None:
         """A clean exit: this slot's files go (the lock file last, then its lock), other instances' stay."""

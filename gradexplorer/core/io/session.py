@@ -135,6 +135,7 @@ __all__ = [
     "MAX_NAME_CHARS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "SaveCancelled",
     "Session",
     "ViewState",
     "add_late_stats",
@@ -504,8 +505,32 @@ def _write_pieces(zf: zipfile.ZipFile, info: zipfile.ZipInfo, data: bytes) -> No
             dest.write(view[start:start + _CHUNK_BYTES])
 
 
+class SaveCancelled(Exception):
+    """A save stopped by its ``should_stop`` (:func:`save_session`); the file it was replacing is untouched."""
+
+
+class _CancellableFile:
+    """A binary file whose next write raises :class:`SaveCancelled` once ``should_stop()`` is true.
+
+    The container goes to the file in pieces of about a megabyte, so a
+    cancelled save stops within one piece.
+    """
+
+    def __init__(self, fh: BinaryIO, should_stop: Callable[[], bool]) -> None:
+        self._fh = fh
+        self._should_stop = should_stop
+
+    def write(self, data) -> int:
+        if self._should_stop():
+            raise SaveCancelled("the save was cancelled")
+        return self._fh.write(data)
+
+    def __getattr__(self, name: str):
+        return getattr(self._fh, name)
+
+
 def save_session(session: Session, path: str | os.PathLike, *, file_values: int = DEFAULT_FILE_VALUES,
-                 private: bool = False) -> None:
+                 private: bool = False, should_stop: Callable[[], bool] | None = None) -> None:
     """Write ``session`` to ``path`` atomically (temp file, fsync, rename). Any thread: it only reads plain data.
 
     The container is written straight into the temporary file, a piece at a
@@ -514,11 +539,16 @@ def save_session(session: Session, path: str | os.PathLike, *, file_values: int 
     full collection over them (and over the capture) is one long C call that
     holds the GIL, a frozen GUI thread for half a second even though the
     work runs in a job. ``private``: a new file is the user's alone (0600),
-    see :func:`write_atomic`.
+    see :func:`write_atomic`. ``should_stop``: polled at each piece written;
+    once true the save raises :class:`SaveCancelled` and leaves ``path`` as
+    it was (the app's autosave of a capture that a new run supersedes).
     """
+    def write(fh: BinaryIO) -> None:
+        write_session_container(session, fh if should_stop is None else _CancellableFile(fh, should_stop),
+                                file_values=file_values)
+
     with paused_collection():
-        write_atomic(Path(path), lambda fh: write_session_container(session, fh, file_values=file_values),
-                     private=private)
+        write_atomic(Path(path), write, private=private)
 
 
 #: A temporary file of a save older than this (seconds) was left by a writer that died (killed mid-save).
