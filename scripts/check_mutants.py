@@ -64,8 +64,8 @@ MUTANTS = (
            "        filename = self.program_filename",
            ("tests/ui/test_sessions.py::test_autosave_before_a_run_and_the_capture_after_it",)),
     Mutant("Stop armed for the whole capture, build included", "gradexplorer/ui/worker.py",
-           "exec_guard=self._armed_for_stop, freeze_result=True, leftovers=leftovers)",
-           "exec_guard=_armed_late(self), freeze_result=True, leftovers=leftovers)",
+           "exec_guard=self._armed_for_stop, freeze_result=True, leftovers=leftovers,",
+           "exec_guard=_armed_late(self), freeze_result=True, leftovers=leftovers,",
            ("tests/ui/test_main_window.py::test_stop_during_the_graph_build_keeps_the_capture",)),
     Mutant("overlapping captures restore GC thresholds out of order", "gradexplorer/core/collector.py",
            "        if _threshold_users == 0:\n            _saved_thresholds = gc.get_threshold()",
@@ -348,7 +348,7 @@ MUTANTS = (
            "if False:",
            ("tests/core/test_records.py::test_equal_values_over_the_cap_compare_without_statistics",)),
     Mutant("the worker frees the program before the picture", "gradexplorer/ui/worker.py",
-           "freeze_result=True, leftovers=leftovers)", "freeze_result=True)",
+           "freeze_result=True, leftovers=leftovers,", "freeze_result=True,",
            ("tests/ui/test_large_graphs.py::test_worker_frees_the_program_after_the_picture_not_before",)),
     Mutant("the worker never frees the program", "gradexplorer/ui/worker.py",
            "            release_leftovers(leftovers)\n", "",
@@ -811,6 +811,12 @@ MUTANTS = (
     Mutant("a cancelled save writes on to the end", "gradexplorer/core/io/session.py",
            "        if self._should_stop():\n            raise SaveCancelled", "        if False:\n            raise SaveCancelled",
            ("tests/core/test_files.py::test_a_cancelled_save_leaves_the_file_it_was_replacing_and_no_temporary",)),
+    Mutant("a huge tensor's statistics copy it whole", "gradexplorer/core/records/tensors.py",
+           "    if t.numel() > STREAM_ELEMENTS:\n        return _streamed_stats(t)\n", "",
+           ("tests/core/test_streamed_stats.py::test_a_huge_tensor_is_summarised_through_the_stream_with_bounded_memory",)),
+    Mutant("streamed statistics forget the pieces before the last", "gradexplorer/core/records/tensors.py",
+           "        m2 += piece_m2 + delta * delta * n * k / total\n", "        m2 = piece_m2\n",
+           ("tests/core/test_streamed_stats.py::test_streamed_statistics_are_pytorchs",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -67,7 +67,10 @@ def test_a_killed_process_is_said_to_be_most_likely_out_of_memory():
 def test_stop_kills_the_child_inside_a_long_native_op():
     started = time.perf_counter()
     stop_at = started + 1.5  # after the child's torch import, inside the op
-    cap = capture_isolated("x = torch.randn(3000, 3000)\nfor _ in range(10000):\n    x = torch.linalg.inv(x @ x.T + 1)\n",
+    # Well conditioned: inv(x @ x.T + 1) of its own result went singular on some random draws (a LinAlgError
+    # that ended the program before the Stop).
+    cap = capture_isolated("x = torch.randn(3000, 3000)\nfor _ in range(10000):\n"
+                           "    y = torch.linalg.inv(x @ x.T + 3000 * torch.eye(3000))\n",
                            should_stop=lambda: time.perf_counter() > stop_at)
     assert (cap.error.kind, cap.error.exc_type) == ("stopped", KILLED)
     assert time.perf_counter() - stop_at < 1.0

@@ -30,12 +30,15 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import torch
 
 __all__ = [
     "DEFAULT_VALUE_ELEMENTS",
+    "STREAM_CHUNK",
+    "STREAM_ELEMENTS",
     "LateStats",
     "PendingRecord",
     "RecordMaker",
@@ -445,7 +448,15 @@ def fill_stats(records: list[TensorRecord]) -> None:
             record._stats_source = None
 
 
+#: Tensors with more elements than this get their statistics a chunk at a time (:func:`_streamed_stats`).
+STREAM_ELEMENTS = 1 << 24
+#: Elements per chunk of the streamed statistics (32 MiB of float64 per temporary).
+STREAM_CHUNK = 1 << 22
+
+
 def _stats_for(t: torch.Tensor) -> TensorStats:
+    if t.numel() > STREAM_ELEMENTS:
+        return _streamed_stats(t)
     if t.numel() <= _PYTHON_STATS_ELEMENTS:
         return _python_stats(t.reshape(-1).tolist())
     if t.device.type == "cpu" and not t.is_complex():
@@ -499,6 +510,101 @@ def _numpy_stats(t: torch.Tensor) -> TensorStats:
             variance = float(np.dot(centred, centred)) / (n - 1)
         std = math.sqrt(max(variance, 0.0))
     return TensorStats(low, high, mean, std, nan_count, inf_count, head, tail)
+
+
+def _chunks(t: torch.Tensor, chunk: int):
+    """The elements of ``t`` in flattened (``reshape(-1)``) order, as 1-d pieces of at most ``chunk`` elements.
+
+    A piece is a view where ``t``'s layout allows it and a copy of at most
+    ``chunk`` elements where it does not: a non-contiguous 2 GiB tensor is
+    never flattened into a second 2 GiB copy. Iterative (blocks along the
+    leading dimension, split again while too big).
+    """
+    stack = [t]
+    while stack:
+        block = stack.pop()
+        if block.numel() <= chunk:
+            if block.numel():
+                yield block.reshape(-1)
+        elif block.dim() <= 1:
+            flat = block.reshape(-1)  # a 1-d tensor: a view
+            for start in range(0, flat.numel(), chunk):
+                yield flat[start:start + chunk]
+        else:
+            rows = max(1, chunk // max(1, block[0].numel()))
+            stack.extend(block[start:start + rows] for start in reversed(range(0, block.shape[0], rows)))
+
+
+class _Finite(NamedTuple):
+    tensor: torch.Tensor
+    nans: int
+    infs: int
+
+
+def _finite_float64(piece: torch.Tensor) -> _Finite:
+    """A piece's finite values as float64 (complex: magnitudes), with its NaN and Inf counts."""
+    if piece.is_complex():
+        piece = piece.abs()
+    values = piece.to(torch.float64)
+    if not piece.is_floating_point():
+        return _Finite(values, 0, 0)
+    nan_mask = torch.isnan(values)
+    inf_mask = torch.isinf(values)
+    nans, infs = torch.stack([nan_mask.sum(), inf_mask.sum()]).tolist()
+    return _Finite(values[~(nan_mask | inf_mask)] if nans or infs else values, int(nans), int(infs))
+
+
+def _streamed_stats(t: torch.Tensor, chunk: int | None = None) -> TensorStats:
+    """:class:`TensorStats` of a huge tensor (any device, any dtype) with memory bounded by ``chunk`` elements.
+
+    The whole-tensor paths make float64 copies and masks of the whole
+    tensor: for one 2 GiB float32 tensor, 8 GiB more (a float64 copy, then
+    its centred copy). Here two passes over the chunks: counts, min, max,
+    the first and last values; then mean and variance in float64, each
+    chunk's exact centred sum of squares merged with Chan et al.'s pairwise
+    update, on values divided by the largest magnitude where their squares
+    would overflow.
+    """
+    chunk = max(STREAM_CHUNK if chunk is None else chunk, EDGE_VALUES)
+    source = t.detach()
+    head: tuple = ()
+    last: list = []  # the flattened order's last values so far
+    nan_count = inf_count = count = 0
+    low = high = None
+    for piece in _chunks(source, chunk):
+        if not head:
+            head = tuple(piece[:EDGE_VALUES].tolist())
+        last = (last + piece[-EDGE_VALUES:].tolist())[-EDGE_VALUES:]
+        values = _finite_float64(piece)
+        nan_count += values.nans
+        inf_count += values.infs
+        if values.tensor.numel():
+            count += values.tensor.numel()
+            lo, hi = (v.item() for v in torch.aminmax(values.tensor))
+            low = lo if low is None else min(low, lo)
+            high = hi if high is None else max(high, hi)
+    tail = tuple(last) if t.numel() > EDGE_VALUES else ()
+    if count == 0:
+        return TensorStats(None, None, None, None, nan_count, inf_count, head, tail)
+    scale = max(abs(low), abs(high)) if max(abs(low), abs(high)) > _SQUARE_SAFE else 1.0
+    n = 0
+    mean = m2 = 0.0
+    for piece in _chunks(source, chunk):
+        values = _finite_float64(piece).tensor
+        k = values.numel()
+        if not k:
+            continue
+        unit = values / scale if scale != 1.0 else values
+        piece_mean = unit.mean().item()
+        centred = unit - piece_mean
+        piece_m2 = torch.dot(centred, centred).item()
+        delta = piece_mean - mean
+        total = n + k
+        mean += delta * k / total
+        m2 += piece_m2 + delta * delta * n * k / total
+        n = total
+    std = math.sqrt(max(m2, 0.0) / (n - 1)) if n > 1 else 0.0
+    return TensorStats(float(low), float(high), mean * scale, std * scale, nan_count, inf_count, head, tail)
 
 
 def _torch_stats(t: torch.Tensor) -> TensorStats:
