@@ -815,8 +815,12 @@ MUTANTS = (
            "    if t.numel() > STREAM_ELEMENTS:\n        return _streamed_stats(t)\n", "",
            ("tests/core/test_streamed_stats.py::test_a_huge_tensor_is_summarised_through_the_stream_with_bounded_memory",)),
     Mutant("streamed statistics forget the pieces before the last", "gradexplorer/core/records/tensors.py",
-           "        m2 += piece_m2 + delta * delta * n * k / total\n", "        m2 = piece_m2\n",
+           "m2 + piece_m2 + delta * delta * n * k / total", "piece_m2",
            ("tests/core/test_streamed_stats.py::test_streamed_statistics_are_pytorchs",)),
+    Mutant("a file only a named tensor points into is not kept", "gradexplorer/core/pipeline/steps.py",
+           "    wanted = set(preview.files) | {file for file in _tensor_files(tensors) if file in texts}\n",
+           "    wanted = set(preview.files)\n",
+           ("tests/core/test_pipeline.py::test_a_file_only_a_named_tensor_points_into_is_kept_beside_the_graphs",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

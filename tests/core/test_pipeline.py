@@ -110,3 +110,21 @@ def test_the_records_are_defined_at_the_bottom_and_the_graph_build_names_no_live
     build = Path(gradexplorer.__file__).parent / "core" / "graph" / "build.py"
     imported = {node.module for node in ast.walk(ast.parse(build.read_text())) if isinstance(node, ast.ImportFrom)}
     assert not any(m and "capture" in m for m in imported), imported
+
+
+def test_a_file_only_a_named_tensor_points_into_is_kept_beside_the_graphs(tmp_path):
+    """consts.py makes a constant (no graph node): its line is told through the tensor, so its text is kept."""
+    (tmp_path / "consts.py").write_text("import torch\nSCALE = torch.tensor(2.0)\n")
+    script = tmp_path / "main.py"
+    script.write_text("import torch\nimport consts\n\n\ndef main():\n    x = torch.ones(3, requires_grad=True)\n"
+                      "    s = consts.SCALE\n    (x * s).sum().backward()\n    print(x.grad.tolist())\n\n\nmain()\n")
+    previews = []
+    cap = capture(script.read_text(), filename=str(script), run=ScriptRun((), str(tmp_path)),
+                  on_step=lambda name, made: previews.append(made["preview"]) if name == "preview" else None)
+    assert cap.ok, cap.error and cap.error.traceback
+    x = torch.ones(3, requires_grad=True)
+    (x * torch.tensor(2.0)).sum().backward()
+    assert cap.stdout.strip() == str(x.grad.tolist())
+    assert cap.tensor("s").origin.source.file == "consts.py"
+    assert "consts.py" not in previews[0].files  # no node of the graph was made there
+    assert cap.files["consts.py"] == (tmp_path / "consts.py").read_text()

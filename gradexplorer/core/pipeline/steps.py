@@ -193,7 +193,7 @@ def preview(trace: Recorder, walk: GraphWalk, passes: tuple[PassSummary, ...], p
         args=program.args,
         cwd=program.cwd,
         root=program.project.root,
-        files=files_pointed_at(walk.graph, (), passes, program.error, program.project.texts),
+        files=files_pointed_at(walk.graph, passes, program.error, program.project.texts),
         figures=program.figures,
     )
 
@@ -206,7 +206,10 @@ def assemble(preview: Capture, names: Bindings, tensors: tuple[TensorInfo, ...],
         restored = (*restored, f"the program's variables hold more than {MAX_BINDINGS:,} values (tensors, modules, "
                                f"containers and their items): names were looked up in the first {MAX_BINDINGS:,} "
                                "only, so some tensors may show their op instead of their name")
-    files = files_pointed_at(preview.graph, tensors, preview.passes, program.error, program.project.texts)
+    texts = program.project.texts
+    # The preview has the files of the graph, the passes and the error; the named tensors' lines may add some.
+    wanted = set(preview.files) | {file for file in _tensor_files(tensors) if file in texts}
+    files = preview.files if len(wanted) == len(preview.files) else {file: texts[file] for file in sorted(wanted)}
     return replace(preview, tensors=tensors, modules=modules, restored=restored, files=files)
 
 
@@ -217,8 +220,8 @@ def explain(capture: Capture) -> Capture:
                    modules=reword_for_raised_passes(capture.modules, explanations))
 
 
-def files_pointed_at(graph, tensors, passes, error, texts: dict[str, str]) -> dict[str, str]:
-    """The project files (other than the program) that some source line or error frame points into."""
+def files_pointed_at(graph, passes, error, texts: dict[str, str]) -> dict[str, str]:
+    """The project files (other than the program) that a node's or hook's line, a pass or an error frame points into."""
     if not texts:
         return {}
     wanted: set[str] = set()
@@ -230,14 +233,20 @@ def files_pointed_at(graph, tensors, passes, error, texts: dict[str, str]) -> di
     for p in passes:
         if p.source is not None and p.source.file is not None:
             wanted.add(p.source.file)
+    if error is not None:
+        wanted.update(frame[2] for frame in error.frames if len(frame) > 2 and frame[2] is not None)
+    return {file: texts[file] for file in sorted(wanted) if file in texts}
+
+
+def _tensor_files(tensors: tuple[TensorInfo, ...]) -> set[str]:
+    """The project files the named tensors' lines point into (where made, switched off, hooked, returned)."""
+    wanted: set[str] = set()
     for info in tensors:
         for source in (info.origin.source if info.origin else None, info.switched_off, info.hook_gradient,
                        info.grad_result):
             if source is not None and source.file is not None:
                 wanted.add(source.file)
-    if error is not None:
-        wanted.update(frame[2] for frame in error.frames if len(frame) > 2 and frame[2] is not None)
-    return {file: texts[file] for file in sorted(wanted) if file in texts}
+    return wanted
 
 
 #: The build, in order (the module docstring's table).

@@ -559,18 +559,19 @@ def _streamed_stats(t: torch.Tensor, chunk: int | None = None) -> TensorStats:
 
     The whole-tensor paths make float64 copies and masks of the whole
     tensor: for one 2 GiB float32 tensor, 8 GiB more (a float64 copy, then
-    its centred copy). Here two passes over the chunks: counts, min, max,
-    the first and last values; then mean and variance in float64, each
-    chunk's exact centred sum of squares merged with Chan et al.'s pairwise
-    update, on values divided by the largest magnitude where their squares
-    would overflow.
+    its centred copy). Here one pass over the chunks: counts, min, max, the
+    first and last values, and mean and variance in float64 (each chunk's
+    exact centred sum of squares merged with Chan et al.'s pairwise update).
+    Values whose squares overflow (near 1e160) take a second pass, divided
+    by the largest magnitude.
     """
     chunk = max(STREAM_CHUNK if chunk is None else chunk, EDGE_VALUES)
     source = t.detach()
     head: tuple = ()
     last: list = []  # the flattened order's last values so far
-    nan_count = inf_count = count = 0
+    nan_count = inf_count = 0
     low = high = None
+    moments = (0, 0.0, 0.0)  # count, mean, sum of squared deviations
     for piece in _chunks(source, chunk):
         if not head:
             head = tuple(piece[:EDGE_VALUES].tolist())
@@ -579,32 +580,37 @@ def _streamed_stats(t: torch.Tensor, chunk: int | None = None) -> TensorStats:
         nan_count += values.nans
         inf_count += values.infs
         if values.tensor.numel():
-            count += values.tensor.numel()
             lo, hi = (v.item() for v in torch.aminmax(values.tensor))
             low = lo if low is None else min(low, lo)
             high = hi if high is None else max(high, hi)
+            moments = _merged(moments, values.tensor)
     tail = tuple(last) if t.numel() > EDGE_VALUES else ()
-    if count == 0:
+    if low is None:
         return TensorStats(None, None, None, None, nan_count, inf_count, head, tail)
-    scale = max(abs(low), abs(high)) if max(abs(low), abs(high)) > _SQUARE_SAFE else 1.0
-    n = 0
-    mean = m2 = 0.0
-    for piece in _chunks(source, chunk):
-        values = _finite_float64(piece).tensor
-        k = values.numel()
-        if not k:
-            continue
-        unit = values / scale if scale != 1.0 else values
-        piece_mean = unit.mean().item()
-        centred = unit - piece_mean
-        piece_m2 = torch.dot(centred, centred).item()
-        delta = piece_mean - mean
-        total = n + k
-        mean += delta * k / total
-        m2 += piece_m2 + delta * delta * n * k / total
-        n = total
+    scale = max(abs(low), abs(high))
+    if scale > _SQUARE_SAFE:  # the squares above overflowed
+        moments = (0, 0.0, 0.0)
+        for piece in _chunks(source, chunk):
+            values = _finite_float64(piece).tensor
+            if values.numel():
+                moments = _merged(moments, values / scale)
+    else:
+        scale = 1.0
+    n, mean, m2 = moments
     std = math.sqrt(max(m2, 0.0) / (n - 1)) if n > 1 else 0.0
     return TensorStats(float(low), float(high), mean * scale, std * scale, nan_count, inf_count, head, tail)
+
+
+def _merged(moments: tuple[int, float, float], values: torch.Tensor) -> tuple[int, float, float]:
+    """``(count, mean, sum of squared deviations)`` with float64 ``values`` added (Chan et al.'s pairwise update)."""
+    n, mean, m2 = moments
+    k = values.numel()
+    piece_mean = values.mean().item()
+    centred = values - piece_mean
+    piece_m2 = torch.dot(centred, centred).item()
+    delta = piece_mean - mean
+    total = n + k
+    return total, mean + delta * k / total, m2 + piece_m2 + delta * delta * n * k / total
 
 
 def _torch_stats(t: torch.Tensor) -> TensorStats:
