@@ -49,7 +49,8 @@ from PySide6.QtCore import QEvent, QEventLoop, QSettings, QTimer  # noqa: E402
 from bench_capture import transformer_code  # noqa: E402
 from bench_large_graphs import Heartbeat  # noqa: E402
 from gradexplorer.core.analysis.grouping import GROUP_PREFIX  # noqa: E402
-from gradexplorer.core.io.session import session_to_dict, write_atomic  # noqa: E402
+from gradexplorer.core.io.files import write_atomic  # noqa: E402
+from gradexplorer.core.io.session import session_to_dict  # noqa: E402
 from gradexplorer.ui.app import create_application  # noqa: E402
 
 TARGET_STALL_S = 0.100

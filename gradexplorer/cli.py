@@ -104,7 +104,7 @@ def _read_script(path: str) -> tuple[str, str]:
         return sys.stdin.read(), "<stdin>"
     file = Path(path)
     from .core.capture.script import read_script
-    from .core.io.session import not_a_regular_file
+    from .core.io.files import not_a_regular_file
 
     problem = not_a_regular_file(file.stat())
     if problem:
@@ -126,7 +126,7 @@ def _write_json(document: dict, out: str) -> None:
     if out == "-":
         sys.stdout.write(text + "\n")
         return
-    from .core.io.session import write_atomic
+    from .core.io.files import write_atomic
 
     write_atomic(Path(out), text)
 

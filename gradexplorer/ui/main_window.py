@@ -55,16 +55,8 @@ from ..core.capture.script import ScriptRun, is_file_name, read_script
 from ..core.collector import freeze_survivors, paused_collection
 from ..core.io import export
 from ..core.io.autosave import AutosaveSlot, find_orphans
-from ..core.io.session import (
-    SESSION_SUFFIX,
-    SaveCancelled,
-    Session,
-    ViewState,
-    load_session,
-    not_a_regular_file,
-    save_session,
-    write_atomic,
-)
+from ..core.io.files import SaveCancelled, not_a_regular_file, write_atomic
+from ..core.io.session import SESSION_SUFFIX, Session, ViewState, load_session, save_session
 from ..core.isolated.engine import KILLED, default_memory_limit
 from ..core.records.capture import Capture
 from ..core.records.errors import CaptureStopped, DeviceUnavailableError, DocumentError

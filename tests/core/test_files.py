@@ -140,7 +140,7 @@ def test_recovery_offers_the_work_of_a_killed_instance_whose_pid_was_reused(tmp_
 
 def test_a_cancelled_save_leaves_the_file_it_was_replacing_and_no_temporary(tmp_path):
     """The autosave of a capture that a new run supersedes stops within a piece of the file."""
-    from gradexplorer.core.io.session import SaveCancelled
+    from gradexplorer.core.io.files import SaveCancelled
 
     big = session_from_capture(capture("import torch\nx = torch.randn(64, 64, requires_grad=True)\n"
                                        "y = x\nfor _ in range(300):\n    y = torch.tanh(y @ x)\ny.sum().backward()\n"))

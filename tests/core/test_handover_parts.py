@@ -21,9 +21,9 @@ import torch
 from gradexplorer import capture
 from gradexplorer.core.analysis.gradient_flow import parameter_gradients
 from gradexplorer.core.io import capture_json
-from gradexplorer.core.io.session import (
-    DEFAULT_FILE_VALUES, PartialCapture, Session, read_capture_part, read_session_bytes, write_capture_part, write_session_container,
-)
+from gradexplorer.core.io.decode import PartialCapture
+from gradexplorer.core.io.handover import read_capture_part, write_capture_part
+from gradexplorer.core.io.session import DEFAULT_FILE_VALUES, Session, read_session_bytes, write_session_container
 from gradexplorer.core.isolated import engine
 from gradexplorer.core.isolated.engine import capture_isolated, wait_for_spare
 from gradexplorer.core.records.errors import DocumentError

@@ -24,7 +24,8 @@ import pytest
 
 from gradexplorer import capture
 from gradexplorer.core.graph.build import MAX_PATH_HOPS, path_expression
-from gradexplorer.core.io.session import MAX_NAME_CHARS, load_session, save_session, session_from_capture
+from gradexplorer.core.io.session import load_session, save_session, session_from_capture
+from gradexplorer.core.io.validate import MAX_NAME_CHARS
 
 BASE_MIB = 150
 PER_DECLARED = 30

@@ -17,9 +17,8 @@ import pytest
 import torch
 
 from gradexplorer import capture
-from gradexplorer.core.io.session import (
-    Session, add_late_stats, read_session_bytes, write_session_container,
-)
+from gradexplorer.core.io.handover import add_late_stats
+from gradexplorer.core.io.session import Session, read_session_bytes, write_session_container
 from gradexplorer.core.isolated.engine import capture_isolated, wait_for_spare
 from gradexplorer.core.records.errors import DocumentError
 from gradexplorer.core.records.tensors import LateStats, TensorRecord
@@ -118,7 +117,7 @@ def test_records_wait_for_late_statistics_and_get_them_from_valid_lines_only():
 
 
 def test_a_norm_is_only_accepted_on_a_record_without_values_or_statistics():
-    from gradexplorer.core.io.session import record_from_dict
+    from gradexplorer.core.io.decode import record_from_dict
 
     base = {"shape": [2], "dtype": "float32", "device": "cpu", "requires_grad": False}
     assert record_from_dict({**base, "norm": 2.5}, "r").known_norm == 2.5

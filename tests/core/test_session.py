@@ -179,7 +179,7 @@ def test_huge_file_is_refused_before_reading(tmp_path):
 def _document(path):
     import zipfile
 
-    from gradexplorer.core.io.session import _nested_modules
+    from gradexplorer.core.io.container import _nested_modules
 
     lists = ("records", "nodes", "edges", "tensors", "explanations", "modules")
     with zipfile.ZipFile(path) as zf:
@@ -483,7 +483,7 @@ def test_json_lines_are_written_as_json_would_and_refuse_nan_like_it():
     import json
     import math
 
-    from gradexplorer.core.io.session import _dumps_line
+    from gradexplorer.core.io.container import _dumps_line
 
     items = [{"a": 1, "b": [1.5, None, "x"], "c": {0: "zero", 2: [True, False]}}, {"text": "ü ✓ \u2028"},
              {"big": 2**63 - 1, "small": -(2**63), "tiny": 5e-324}]

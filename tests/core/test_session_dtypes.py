@@ -74,7 +74,7 @@ def test_the_value_table_written_in_pieces_is_what_safetensors_reads():
 
     import safetensors.torch
 
-    from gradexplorer.core.io.session import _TABLE_CODES, _write_value_table
+    from gradexplorer.core.io.container import _TABLE_CODES, _write_value_table
 
     tensors = {f"t{i}": torch.arange(6).reshape(2, 3).to(dtype) for i, dtype in enumerate(_TABLE_CODES)}
     tensors.update({"scalar": torch.tensor(2.5), "empty": torch.zeros(0, 3), "expanded": torch.tensor(2.0).expand(1),

@@ -52,7 +52,7 @@ def test_a_save_removes_what_a_killed_save_left_and_spares_one_in_progress(tmp_p
     import os
     import time
 
-    from gradexplorer.core.io.session import STALE_TEMPORARY_SECONDS
+    from gradexplorer.core.io.files import STALE_TEMPORARY_SECONDS
 
     target = tmp_path / "work.gxs"
     stale = tmp_path / ".work.gxs.abc123.tmp"

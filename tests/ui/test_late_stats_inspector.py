@@ -1,6 +1,6 @@
 """The inspector never waits for statistics still on their way from the isolated process (issue 13)."""
 
-from gradexplorer.core.io.session import add_late_stats
+from gradexplorer.core.io.handover import add_late_stats
 from gradexplorer.core.records.tensors import LateStats
 
 from ..core.test_isolated_late_stats import PROGRAM, _handover, _plain

@@ -34,7 +34,8 @@ except ImportError:  # Windows: the pid decides
     fcntl = None
 from pathlib import Path
 
-from .session import SESSION_SUFFIX, Session, load_session, save_session, write_atomic
+from .files import write_atomic
+from .session import SESSION_SUFFIX, Session, load_session, save_session
 
 __all__ = ["AutosaveSlot", "Orphan", "find_orphans", "process_alive"]
 
@@ -110,7 +111,7 @@ class AutosaveSlot:
 
     def write_session(self, session: Session, *, should_stop=None) -> None:
         """The capture of the last run (any thread: the session is plain data). Raises OSError, ValueError,
-        and :class:`~gradexplorer.core.io.session.SaveCancelled` once ``should_stop()`` is true (nothing written)."""
+        and :class:`~gradexplorer.core.io.files.SaveCancelled` once ``should_stop()`` is true (nothing written)."""
         self._ensure()
         save_session(session, self.session_path, private=True, should_stop=should_stop)
 

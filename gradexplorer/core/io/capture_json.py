@@ -217,7 +217,7 @@ class TensorSink:
         """The records and table values encoded since the last call, leaving :attr:`records` and :attr:`tensors` empty.
 
         For a document sent in parts (the isolated engine's hand-over,
-        :func:`~gradexplorer.core.io.session.write_capture_part`): numbers
+        :func:`~gradexplorer.core.io.handover.write_capture_part`): numbers
         and keys go on from where the last part ended, and a record met again
         later is still its number, in the part that held it. The statistics
         :meth:`fill_stats` would add are added first.
@@ -236,7 +236,7 @@ class TensorSink:
         numpy on a 10,000-node training step) once the app has read the
         document and made its first picture, and the app adds them to the
         records it read
-        (:func:`~gradexplorer.core.io.session.add_late_stats`). Records whose
+        (:func:`~gradexplorer.core.io.handover.add_late_stats`). Records whose
         values cannot be read are not listed (they keep no statistics).
         """
         awaiting, self._awaiting_stats = self._awaiting_stats, []

@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 
 from ..graph.schema import node_gradient, node_role, short_op
-from .session import write_atomic
+from .files import write_atomic
 
 __all__ = ["flat_graph", "write_dot", "write_graphml", "write_node_link"]
 

@@ -12,7 +12,7 @@ standard output, one JSON object per line:
 * ``{"exit_line": k, "code": n}``: the program called ``os._exit(n)`` at line k;
 * ``{"part": n}``: ``n`` parts of the capture's graph nodes are written, the
   files ``job["part_path"]`` formatted with 0 to ``n - 1`` (see
-  :func:`~gradexplorer.core.io.session.write_capture_part`); the parent
+  :func:`~gradexplorer.core.io.handover.write_capture_part`); the parent
   checks each while the child writes the next, and the first ones while the
   child still builds the rest of the capture (they are sent as soon as the
   graph is built);
@@ -187,7 +187,8 @@ def main(argv: list[str]) -> int:
     from ..analysis.gradient_flow import parameter_gradients
     from ..collector import freeze_after_pauses, paused_collection
     from ..io.capture_json import TensorSink, send_nodes
-    from ..io.session import DEFAULT_FILE_VALUES, Session, write_capture_part, write_session_container
+    from ..io.handover import write_capture_part
+    from ..io.session import DEFAULT_FILE_VALUES, Session, write_session_container
 
     prefaulted = 0
     if argv[2:3] == ["--prefault"]:

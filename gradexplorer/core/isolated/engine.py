@@ -19,7 +19,7 @@ codec as any file the user opens (nothing is unpickled). Then:
 
 What it costs: the capture is written and read as a session file, and a
 process has to import torch (about two seconds). The file's graph nodes
-come ahead of it in parts of 2,000 (:func:`~gradexplorer.core.io.session.write_capture_part`),
+come ahead of it in parts of 2,000 (:func:`~gradexplorer.core.io.handover.write_capture_part`),
 which the parent checks on the other core while the child writes the rest,
 so that the reading mostly overlaps the writing. The import is done
 ahead: after each isolated run a *spare* child is started that imports
@@ -62,7 +62,10 @@ from ..capture.run import versions
 from ..capture.script import ScriptRun, checked_working_folder
 from ..capture.streams import DEFAULT_MAX_OUTPUT_CHARS, OutputCollector
 from ..collector import paused_collection
-from ..io.session import PartialCapture, add_late_stats, load_session, not_a_regular_file, read_capture_part
+from ..io.decode import PartialCapture
+from ..io.files import not_a_regular_file
+from ..io.handover import add_late_stats, read_capture_part
+from ..io.session import load_session
 from ..records.capture import Capture
 from ..records.errors import DocumentError, ErrorReport
 from ..records.nodes import CaptureGraph
