@@ -200,6 +200,7 @@ def _list(indexes) -> str:
 
 
 def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
+    """Why a leaf's ``.grad`` is what it is: which passes delivered, accumulated, reset or changed it."""
     name = info.name
     origin = info.origin
     line = _line(origin)
@@ -211,54 +212,9 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
     attrs = attrs or {}
     steps = leaf_steps(attrs.get("accumulation") or {})
     reached = [s for s in steps if s.delivered is not None or s.effect != "none"]
-    node = info.node
     on_path = set(attrs.get("on_path", ()))
     if not reached:
-        returned = [p for p in passes if p.kind == "grad" and any(r == node for r, _ in p.inputs)]
-        if returned:
-            p = returned[-1]
-            slot = next(i for i, (r, _) in enumerate(p.inputs) if r == node)
-            value = p.results[slot] if slot < len(p.results) else None
-            if value is None:  # allow_unused=True: there is no gradient to accumulate anywhere
-                return ("grad_returned",
-                        f"{_pass_name(p)} was asked for {name}'s gradient and returned None (allow_unused=True): "
-                        f"{name} is not on the graph of its outputs, so no gradient exists for it; "
-                        f"loss.backward() would not give it one either. {name}.grad is {_value(info.grad)}.", line)
-            return ("grad_returned",
-                    f"{_pass_name(p)} returned {name}'s gradient ({_value(value)}) instead of adding it to .grad: "
-                    f"torch.autograd.grad never touches .grad, so {name}.grad is {_value(info.grad)}. "
-                    f"Use loss.backward() if you want it accumulated.", line)
-        excluded = [p for p in passes if p.kind == "backward" and p.inputs and p.index in on_path
-                    and all(r != node for r, _ in p.inputs)]
-        if excluded:
-            p = excluded[-1]
-            only = ", ".join(p.input_names) or "other tensors"
-            return ("leaf_excluded",
-                    f"{name} is on the graph of {_pass_name(p)}, but that pass was limited to inputs=[{only}], so "
-                    f"autograd computed no gradient for {name}; its .grad is {_value(info.grad)}.", line)
-        raised = [p for p in passes if p.raised and p.index in on_path]
-        if raised:
-            p = raised[-1]
-            return ("pass_raised",
-                    f"{name} is on the graph of {_pass_name(p)}, but that pass raised before reaching it "
-                    f"({_error_head(p)}), so its .grad is {_value(info.grad)}.", p.source or line)
-        if info.grad is not None:
-            return ("grad_set_by_code",
-                    f"No backward pass delivered a gradient to {name}, yet its .grad is {_value(info.grad)}: "
-                    f"your code assigned it (for example {name}.grad = ...).", line)
-        if on_path:
-            p = passes[max(on_path)]
-            return ("leaf_unreachable",
-                    f"{name} is on the graph of {_pass_name(p)}, but no gradient arrived (the ops between the loss and "
-                    f"{name} sent none: a non-differentiable step, or a hook that returned a zero/None gradient "
-                    f"upstream), so its .grad stayed None.", line)
-        cut = _cut_behind(capture, name, line)
-        if cut is not None:
-            return cut
-        return ("leaf_unreachable",
-                f"{name} requires grad, but it is not on the backward path of any pass (the passes started from "
-                f"{_pass_roots(capture)}), so its .grad stayed None. Check that it is used to compute the loss.",
-                line)
+        return _leaf_not_reached(capture, info, passes, on_path, line)
     code, contributing, change = classify_leaf(steps, info.grad)
     value = _value(info.grad)
     failed = [s.index for s in reached if passes[s.index].raised] if all(s.index < len(passes) for s in reached) else []
@@ -328,6 +284,57 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
     return ("grad_edited",
             f"{_pass_name(passes[last.index])} left {name}.grad = {_value(last.after)}; your code then changed it "
             f"(clipped, scaled or assigned) to {value}." + tail, line)
+
+
+def _leaf_not_reached(capture, info, passes, on_path, line) -> tuple[str, str, int | None]:
+    """Why no backward pass delivered anything to a leaf (returned instead, excluded, raised, unreachable)."""
+    name = info.name
+    node = info.node
+    returned = [p for p in passes if p.kind == "grad" and any(r == node for r, _ in p.inputs)]
+    if returned:
+        p = returned[-1]
+        slot = next(i for i, (r, _) in enumerate(p.inputs) if r == node)
+        value = p.results[slot] if slot < len(p.results) else None
+        if value is None:  # allow_unused=True: there is no gradient to accumulate anywhere
+            return ("grad_returned",
+                    f"{_pass_name(p)} was asked for {name}'s gradient and returned None (allow_unused=True): "
+                    f"{name} is not on the graph of its outputs, so no gradient exists for it; "
+                    f"loss.backward() would not give it one either. {name}.grad is {_value(info.grad)}.", line)
+        return ("grad_returned",
+                f"{_pass_name(p)} returned {name}'s gradient ({_value(value)}) instead of adding it to .grad: "
+                f"torch.autograd.grad never touches .grad, so {name}.grad is {_value(info.grad)}. "
+                f"Use loss.backward() if you want it accumulated.", line)
+    excluded = [p for p in passes if p.kind == "backward" and p.inputs and p.index in on_path
+                and all(r != node for r, _ in p.inputs)]
+    if excluded:
+        p = excluded[-1]
+        only = ", ".join(p.input_names) or "other tensors"
+        return ("leaf_excluded",
+                f"{name} is on the graph of {_pass_name(p)}, but that pass was limited to inputs=[{only}], so "
+                f"autograd computed no gradient for {name}; its .grad is {_value(info.grad)}.", line)
+    raised = [p for p in passes if p.raised and p.index in on_path]
+    if raised:
+        p = raised[-1]
+        return ("pass_raised",
+                f"{name} is on the graph of {_pass_name(p)}, but that pass raised before reaching it "
+                f"({_error_head(p)}), so its .grad is {_value(info.grad)}.", p.source or line)
+    if info.grad is not None:
+        return ("grad_set_by_code",
+                f"No backward pass delivered a gradient to {name}, yet its .grad is {_value(info.grad)}: "
+                f"your code assigned it (for example {name}.grad = ...).", line)
+    if on_path:
+        p = passes[max(on_path)]
+        return ("leaf_unreachable",
+                f"{name} is on the graph of {_pass_name(p)}, but no gradient arrived (the ops between the loss and "
+                f"{name} sent none: a non-differentiable step, or a hook that returned a zero/None gradient "
+                f"upstream), so its .grad stayed None.", line)
+    cut = _cut_behind(capture, name, line)
+    if cut is not None:
+        return cut
+    return ("leaf_unreachable",
+            f"{name} requires grad, but it is not on the backward path of any pass (the passes started from "
+            f"{_pass_roots(capture)}), so its .grad stayed None. Check that it is used to compute the loss.",
+            line)
 
 
 def _changed_hook(attrs, output_nr: int):
@@ -545,8 +552,26 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
     """The main reason for a tensor object, said about its first name."""
     name = info.name
     origin = info.origin
-    made = f"`{origin.source.text}`" if origin is not None and origin.source is not None else "an op"
     attrs = capture.graph.nodes[info.node] if info.node is not None else None
+    for rule in (_untracked_reason, _constant_reason, _hook_reason):
+        reason = rule(capture, info, attrs)
+        if reason is not None:
+            return reason
+    if info.is_leaf:
+        return _leaf_reason(capture, info, attrs)
+    if info.retains_grad:
+        retain = next((h for h in (attrs or {}).get("hooks", ()) if h.kind == "retain_grad"), None)
+        line = retain.source if retain is not None and retain.source is not None else _line(origin)
+        return ("retains_grad",
+                f"{name} is an intermediate result, but retain_grad() was called on it"
+                f"{_at(line)}, so its .grad is kept: {_value(info.grad)}.", line)
+    return _intermediate_reason(capture, info, attrs)
+
+
+def _untracked_reason(capture, info, attrs) -> tuple[str, str, int | None] | None:
+    """Tensors autograd never tracks: an integer dtype, inference mode, detach(), .data, a view made with grad off."""
+    name = info.name
+    origin = info.origin
     dtype = info.value.dtype
     if dtype in _INTEGER_DTYPES and not info.requires_grad:
         return ("integer_dtype",
@@ -576,51 +601,67 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
                 f"shows requires_grad={info.requires_grad} but has no grad_fn, so no gradient flows back to {base} "
                 f"through it, and changing it in place with grad mode on raises an error (PyTorch issue 11390).",
                 _line(origin))
-    if info.grad_fn is None and not info.requires_grad:
-        if info.switched_off is not None:
-            line = info.switched_off if info.switched_off.line else None
-            kept = f" Its .grad still holds what earlier passes left: {_value(info.grad)}." if info.grad is not None else ""
-            return ("grad_switched_off",
-                    f"{name} stopped requiring grad when your code turned it off{_at(line)} "
-                    f"(`{info.switched_off.text}`): autograd no longer tracks it, and later passes give it nothing."
-                    f"{kept}", line)
-        if info.grad_result is not None:
-            where = _at(info.grad_result)
-            failed = _failed_backward_on(capture, name)
-            tail = (f" That is why {name}.backward() raised{_at(failed.source)}." if failed is not None else "")
-            return ("gradient_tensor",
-                    f"{name} is the gradient torch.autograd.grad returned{where}. It has no grad_fn: without "
-                    f"create_graph=True (or when a backward on its path is not differentiable, such as a custom "
-                    f"Function marked @once_differentiable) autograd builds no graph for it, so it is a constant."
-                    f"{tail}", (info.grad_result if info.grad_result.line else None) or _line(origin))
-        if info.hook_gradient is not None:
-            where = _at(info.hook_gradient)
-            return ("gradient_tensor",
-                    f"{name} is a gradient that autograd handed to your hook{where}, which kept it: a gradient is a "
-                    f"plain result and needs no gradient of its own.",
-                    (info.hook_gradient if info.hook_gradient.line else None) or _line(origin))
-        if info.is_buffer:
-            return ("buffer",
-                    f"{name} is a module buffer (register_buffer, e.g. BatchNorm's running statistics): the module "
-                    f"updates it itself, outside autograd, and it needs no gradient.", _line(origin))
-        if origin is not None and not origin.grad_enabled:
-            failed = _failed_backward_on(capture, name)
-            tail = (f" Calling {name}.backward() fails with \"does not require grad\""
-                    + (f", as it did{_at(failed.source)}." if failed is not None and failed.source else "."))
-            context = _grad_off_context(capture, _line(origin))
-            return ("no_grad",
-                    f"{name} is a new tensor made by {made} {context}"
-                    f"{f' ({_line(origin).where()})' if _line(origin) else ''}: grad mode off only "
-                    f"affects tensors created by operations while it is off, and this one was, so it has no grad_fn "
-                    f"and requires_grad=False.{tail}", _line(origin))
-        cut = _cut_reason(capture, info)
-        if cut is not None:
-            return cut
-        where = "" if origin is None else f" (made by {made}{_at(_line(origin))})"
-        return ("no_requires_grad",
-                f"{name} does not require grad{where}: autograd treats it as a constant, which is right for input "
-                f"data, targets and statistics. Only if you want its gradient, create it with requires_grad=True "
-                f"or call {name}.requires_grad_().", _line(origin))
+    return None
+
+
+def _constant_reason(capture, info, attrs) -> tuple[str, str, int | None] | None:
+    """Tensors without a grad_fn that do not require grad: why each is a constant."""
+    name = info.name
+    origin = info.origin
+    made = f"`{origin.source.text}`" if origin is not None and origin.source is not None else "an op"
+    if info.grad_fn is not None or info.requires_grad:
+        return None
+    if info.switched_off is not None:
+        line = info.switched_off if info.switched_off.line else None
+        kept = f" Its .grad still holds what earlier passes left: {_value(info.grad)}." if info.grad is not None else ""
+        return ("grad_switched_off",
+                f"{name} stopped requiring grad when your code turned it off{_at(line)} "
+                f"(`{info.switched_off.text}`): autograd no longer tracks it, and later passes give it nothing."
+                f"{kept}", line)
+    if info.grad_result is not None:
+        where = _at(info.grad_result)
+        failed = _failed_backward_on(capture, name)
+        tail = (f" That is why {name}.backward() raised{_at(failed.source)}." if failed is not None else "")
+        return ("gradient_tensor",
+                f"{name} is the gradient torch.autograd.grad returned{where}. It has no grad_fn: without "
+                f"create_graph=True (or when a backward on its path is not differentiable, such as a custom "
+                f"Function marked @once_differentiable) autograd builds no graph for it, so it is a constant."
+                f"{tail}", (info.grad_result if info.grad_result.line else None) or _line(origin))
+    if info.hook_gradient is not None:
+        where = _at(info.hook_gradient)
+        return ("gradient_tensor",
+                f"{name} is a gradient that autograd handed to your hook{where}, which kept it: a gradient is a "
+                f"plain result and needs no gradient of its own.",
+                (info.hook_gradient if info.hook_gradient.line else None) or _line(origin))
+    if info.is_buffer:
+        return ("buffer",
+                f"{name} is a module buffer (register_buffer, e.g. BatchNorm's running statistics): the module "
+                f"updates it itself, outside autograd, and it needs no gradient.", _line(origin))
+    if origin is not None and not origin.grad_enabled:
+        failed = _failed_backward_on(capture, name)
+        tail = (f" Calling {name}.backward() fails with \"does not require grad\""
+                + (f", as it did{_at(failed.source)}." if failed is not None and failed.source else "."))
+        context = _grad_off_context(capture, _line(origin))
+        return ("no_grad",
+                f"{name} is a new tensor made by {made} {context}"
+                f"{f' ({_line(origin).where()})' if _line(origin) else ''}: grad mode off only "
+                f"affects tensors created by operations while it is off, and this one was, so it has no grad_fn "
+                f"and requires_grad=False.{tail}", _line(origin))
+    cut = _cut_reason(capture, info)
+    if cut is not None:
+        return cut
+    where = "" if origin is None else f" (made by {made}{_at(_line(origin))})"
+    return ("no_requires_grad",
+            f"{name} does not require grad{where}: autograd treats it as a constant, which is right for input "
+            f"data, targets and statistics. Only if you want its gradient, create it with requires_grad=True "
+            f"or call {name}.requires_grad_().", _line(origin))
+    return None
+
+
+def _hook_reason(capture, info, attrs) -> tuple[str, str, int | None] | None:
+    """A hook on the tensor raised, or changed the gradient flowing to it."""
+    name = info.name
+    origin = info.origin
     output_nr = info.output_nr
     raised = next(((h, c) for h in (attrs or {}).get("hooks", ()) for c in h.calls if c.error), None)
     if raised is not None:
@@ -644,14 +685,14 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
                 f"{_value(call.before[0] if call.before else None)} before, "
                 f"{_value(call.after[0] if call.after else None)} after.{then}",
                 hook.source if hook.source is not None else _line(origin))
-    if info.is_leaf:
-        return _leaf_reason(capture, info, attrs)
-    if info.retains_grad:
-        retain = next((h for h in (attrs or {}).get("hooks", ()) if h.kind == "retain_grad"), None)
-        line = retain.source if retain is not None and retain.source is not None else _line(origin)
-        return ("retains_grad",
-                f"{name} is an intermediate result, but retain_grad() was called on it"
-                f"{_at(line)}, so its .grad is kept: {_value(info.grad)}.", line)
+    return None
+
+
+def _intermediate_reason(capture, info, attrs) -> tuple[str, str, int | None]:
+    """A non-leaf result: PyTorch keeps no .grad for it; what its node received is said instead."""
+    name = info.name
+    origin = info.origin
+    output_nr = info.output_nr
     grad = None
     last_index = None
     if attrs is not None and attrs.get("grads"):

@@ -235,27 +235,7 @@ def layered_layout(
     # through its chain of waypoints (indices from ``count`` on).
     up: list[list[int]] = [[p for p in pred[i] if layer[p] == layer[i] - 1] for i in range(count)]
     down: list[list[int]] = [[s for s in succ[i] if layer[s] == layer[i] + 1] for i in range(count)]
-    long_edges = sorted(((layer[iv] - layer[iu], iu, iv) for iu in range(count) for iv in succ[iu]
-                         if layer[iv] - layer[iu] > 1))
-    budget = WAYPOINT_BUDGET * max(count, 2500)
-    chains: list[tuple[int, int, list[int]]] = []
-    for span, iu, iv in long_edges:
-        if budget < span - 1:
-            break
-        budget -= span - 1
-        chain = []
-        previous = iu
-        for k in range(layer[iu] + 1, layer[iv]):
-            dummy = len(layer)
-            layer.append(k)
-            up.append([previous])
-            down.append([])
-            down[previous].append(dummy)
-            chain.append(dummy)
-            previous = dummy
-        down[previous].append(iv)
-        up[iv].append(previous)
-        chains.append((iu, iv, chain))
+    chains = _add_waypoints(count, succ, layer, up, down)
     total = len(layer)
     rows: list[list[int]] = [[] for _ in range(depth)]
     for i in range(count):  # real nodes first, in the given order; then waypoints, edge by edge
@@ -292,6 +272,40 @@ def layered_layout(
     height = depth * row_height - v_gap if depth else 0.0
     layers = tuple(tuple(nodes[i] for i in row if i < count) for row in rows)
     return Layout(positions, layers, total_width, max(height, 0.0), routes)
+
+
+def _add_waypoints(count: int, succ: list[list[int]], layer: list[int], up: list[list[int]],
+                   down: list[list[int]]) -> list[tuple[int, int, list[int]]]:
+    """Break each edge longer than one layer into a chain of waypoints (nodes from ``count`` on), shortest first.
+
+    ``layer``, ``up`` and ``down`` grow by one entry per waypoint. At most
+    :data:`WAYPOINT_BUDGET` waypoints per node (of at least 2,500 nodes) are
+    made, the shortest edges first; longer ones are drawn straight, so that a
+    few very long edges never cost millions of waypoints. Returns
+    ``(source, target, waypoints)`` per chain.
+    """
+    long_edges = sorted(((layer[iv] - layer[iu], iu, iv) for iu in range(count) for iv in succ[iu]
+                         if layer[iv] - layer[iu] > 1))
+    budget = WAYPOINT_BUDGET * max(count, 2500)
+    chains: list[tuple[int, int, list[int]]] = []
+    for span, iu, iv in long_edges:
+        if budget < span - 1:
+            break
+        budget -= span - 1
+        chain = []
+        previous = iu
+        for k in range(layer[iu] + 1, layer[iv]):
+            dummy = len(layer)
+            layer.append(k)
+            up.append([previous])
+            down.append([])
+            down[previous].append(dummy)
+            chain.append(dummy)
+            previous = dummy
+        down[previous].append(iv)
+        up[iv].append(previous)
+        chains.append((iu, iv, chain))
+    return chains
 
 
 def replace_in_layout(layout: Layout, box: str, replacement: Layout, *, h_gap: float = 24.0,

@@ -232,44 +232,66 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
     they exit.
     """
     notes: list[str] = []
-
-    def note(call: str) -> None:
-        notes.append(f"your code called {call}; restored for the next run")
-
     if flags is not None:
-        if not flags.grad_enabled:
-            notes.append("your code turned gradient recording off (torch.set_grad_enabled(False) or "
-                         "torch.no_grad().__enter__() at top level); the next run starts with it on")
-        if flags.inference_mode:
-            notes.append("your code left inference mode on; the next run starts with it off")
-        if device is not None and flags.default_device != device:
-            notes.append(f"your code called torch.set_default_device({str(flags.default_device)!r}); "
-                         f"the next run starts on {str(device)!r} again")
+        _note_flags(flags, device, notes)
+    _restore_torch(before, notes)
+    _restore_sys(before, notes)
+    _restore_warnings(before, notes)
+    _restore_interpreter(before, notes)
+    for thread in threads_left_running(before):
+        notes.append(f"your code left the thread {thread.name!r} running; Stop or closing the window interrupts it")
+    _restore_attributes(before, notes)
+    return tuple(notes)
+
+
+def _restored(call: str) -> str:
+    """The sentence for a setting the program changed by calling ``call``."""
+    return f"your code called {call}; restored for the next run"
+
+
+def _note_flags(flags: ThreadFlags, device: torch.device | None, notes: list[str]) -> None:
+    """Say which of the run thread's modes the program left changed (the capture's contexts reset them)."""
+    if not flags.grad_enabled:
+        notes.append("your code turned gradient recording off (torch.set_grad_enabled(False) or "
+                     "torch.no_grad().__enter__() at top level); the next run starts with it on")
+    if flags.inference_mode:
+        notes.append("your code left inference mode on; the next run starts with it off")
+    if device is not None and flags.default_device != device:
+        notes.append(f"your code called torch.set_default_device({str(flags.default_device)!r}); "
+                     f"the next run starts on {str(device)!r} again")
+
+
+def _restore_torch(before: ProcessState, notes: list[str]) -> None:
+    """Put back torch's process-wide settings: default device and dtype, anomaly mode, determinism, threads."""
     if torch.get_default_device() != before.default_device:  # still set in this thread after the run
         torch.set_default_device(None if before.default_device == torch.device("cpu") else before.default_device)
     if torch.get_default_dtype() != before.default_dtype:
-        note(f"torch.set_default_dtype({torch.get_default_dtype()})")
+        notes.append(_restored(f"torch.set_default_dtype({torch.get_default_dtype()})"))
         torch.set_default_dtype(before.default_dtype)
     if (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()) != \
             (before.anomaly, before.anomaly_check_nan):
-        note(f"torch.autograd.set_detect_anomaly({torch.is_anomaly_enabled()})")
+        notes.append(_restored(f"torch.autograd.set_detect_anomaly({torch.is_anomaly_enabled()})"))
         torch.autograd.set_detect_anomaly(before.anomaly, before.anomaly_check_nan)
     if (torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()) != \
             (before.deterministic, before.deterministic_warn_only):
-        note(f"torch.use_deterministic_algorithms({torch.are_deterministic_algorithms_enabled()})")
+        notes.append(_restored(f"torch.use_deterministic_algorithms({torch.are_deterministic_algorithms_enabled()})"))
         torch.use_deterministic_algorithms(before.deterministic, warn_only=before.deterministic_warn_only)
     if torch.get_num_threads() != before.num_threads:
-        note(f"torch.set_num_threads({torch.get_num_threads()})")
+        notes.append(_restored(f"torch.set_num_threads({torch.get_num_threads()})"))
         torch.set_num_threads(before.num_threads)
+
+
+def _restore_sys(before: ProcessState, notes: list[str]) -> None:
+    """Put back the interpreter's process state: recursion limit, working folder, argv, path, streams."""
     if sys.getrecursionlimit() != before.recursion_limit:
-        note(f"sys.setrecursionlimit({sys.getrecursionlimit()})")
+        notes.append(_restored(f"sys.setrecursionlimit({sys.getrecursionlimit()})"))
         sys.setrecursionlimit(before.recursion_limit)
     try:
         cwd = os.getcwd()
     except OSError:
         cwd = None
     if before.cwd and cwd != before.cwd:
-        note(f"os.chdir({cwd!r})" if cwd else "os.chdir() into a folder that is gone")
+        notes.append(_restored(f"os.chdir({cwd!r})" if cwd else "os.chdir() into a folder that is gone"))
         try:
             os.chdir(before.cwd)
         except OSError as exc:
@@ -288,6 +310,10 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
         if getattr(sys, stream) is not getattr(before, stream):
             notes.append(f"your code replaced sys.{stream}; restored for the next run")
             setattr(sys, stream, getattr(before, stream))
+
+
+def _restore_warnings(before: ProcessState, notes: list[str]) -> None:
+    """Put back the warnings machinery: its functions, filters and ``showwarning``."""
     for name, original in zip(_WARNING_FUNCTIONS, before.warning_functions):
         setattr(warnings, name, original)
     if tuple(warnings.filters) != before.warning_filters:
@@ -300,9 +326,10 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
     if warnings.showwarning is not before.showwarning:
         notes.append("your code replaced warnings.showwarning; restored for the next run")
         warnings.showwarning = before.showwarning
-    _restore_interpreter(before, notes)
-    for thread in threads_left_running(before):
-        notes.append(f"your code left the thread {thread.name!r} running; Stop or closing the window interrupts it")
+
+
+def _restore_attributes(before: ProcessState, notes: list[str]) -> None:
+    """Put back the library attributes the program replaced (a patched ``torch.Tensor.to``, ...)."""
     for owner, name, original, own in before.attributes:
         current = owner.__dict__.get(name, getattr(owner, name, None))
         if current is not original:
@@ -314,7 +341,6 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
                     delattr(owner, name)
                 except AttributeError:
                     setattr(owner, name, original)
-    return tuple(notes)
 
 
 def _restore_interpreter(before: ProcessState, notes: list[str]) -> None:

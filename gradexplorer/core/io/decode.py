@@ -204,7 +204,8 @@ def _source_line_from_dict(d, path: str) -> SourceLine | None:
                       _R.str_(d.get("file"), (path, ".file"), optional=True))
 
 
-def _node_attrs(d: dict, path: str) -> dict:
+def _node_grads(d: dict, path: str) -> dict[int, GradFlow]:
+    """A node's ``grads``: per pass, the gradients that reached it and those it sent."""
     grads = {}
     for key, flow in _R.obj(d.get("grads", {}), (path, ".grads")).items():
         if not key.isdigit():
@@ -212,7 +213,11 @@ def _node_attrs(d: dict, path: str) -> dict:
         flow = _R.obj(flow, ((path, ".grads"), '.' + key))
         grads[int(key)] = GradFlow(_records(flow.get("outputs", []), (((path, ".grads"), '.' + key), ".outputs")),
                                    _records(flow.get("inputs", []), (((path, ".grads"), '.' + key), ".inputs")))
-    saved = _saved_values(d.get("saved", []), path)
+    return grads
+
+
+def _node_hooks(d: dict, path: str) -> tuple[HookRecord, ...]:
+    """A node's ``hooks``, each with its calls."""
     hooks = []
     for i, h in enumerate(_R.list_(d.get("hooks", []), (path, ".hooks"))):
         p = ((path, ".hooks"), i)
@@ -229,6 +234,11 @@ def _node_attrs(d: dict, path: str) -> dict:
         hooks.append(HookRecord(_R.str_(h.get("kind"), (p, ".kind")), _R.str_(h.get("qualname"), (p, ".qualname")),
                                 _R.int_(h.get("output_nr", 0), (p, ".output_nr")), _source_line_from_dict(h.get("source"), (p, ".source")),
                                 tuple(calls), _R.bool_(h.get("library", False), (p, ".library"))))
+    return tuple(hooks)
+
+
+def _node_accumulation(d: dict, path: str) -> dict[int, LeafPass]:
+    """A leaf's ``accumulation``: per pass, what was delivered and what ``.grad`` held before and after."""
     accumulation = {}
     for key, lp in _R.obj(d.get("accumulation", {}), (path, ".accumulation")).items():
         if not key.isdigit():
@@ -237,15 +247,22 @@ def _node_attrs(d: dict, path: str) -> dict:
         accumulation[int(key)] = LeafPass(*(record_from_dict(lp.get(k), (((path, ".accumulation"), '.' + key), '.' + k))
                                             for k in ("delivered", "before", "after")),
                                           _R.str_(lp.get("reduced_by", ""), ((path, ".accumulation"), '.' + key)))
-    value = d.get("value")
-    if value is not None:
-        value = record_from_dict(value, (path, ".value"))
+    return accumulation
+
+
+def _node_path_via(d: dict, path: str) -> tuple | None:
+    """The link a node's path text continues: ``(parent, slot, hops)``, or None."""
     via = d.get("path_via")
     if via is not None:
         via = _R.list_(via, (path, ".path_via"))
         if len(via) != 3:
             raise _R.fail((path, ".path_via"), "[parent, slot, hops]")
         via = tuple(via)
+    return via
+
+
+def _node_fields(d: dict, path: str) -> tuple:
+    """A node's plain fields: op, kind, is_root, requires_grad, path, module, seq, grad_enabled, inference_mode."""
     op, kind, is_root, requires_grad = d.get("op"), d.get("kind"), d.get("is_root", False), d.get("requires_grad", True)
     node_path, module, seq = d.get("path"), d.get("module"), d.get("seq")
     grad_enabled, inference_mode = d.get("grad_enabled"), d.get("inference_mode")
@@ -270,11 +287,11 @@ def _node_attrs(d: dict, path: str) -> dict:
         seq = _R.int_(seq, (path, ".seq"), optional=True)
         grad_enabled = _R.bool_(grad_enabled, (path, ".grad_enabled"), optional=True)
         inference_mode = _R.bool_(inference_mode, (path, ".inference_mode"), optional=True)
-    on_path = d.get("on_path", [])
-    if type(on_path) is list and all(type(v) is int for v in on_path):
-        on_path = tuple(on_path)
-    else:
-        on_path = tuple(_R.int_(v, (path, ".on_path")) for v in _R.list_(on_path, (path, ".on_path")))
+    return op, kind, is_root, requires_grad, node_path, module, seq, grad_enabled, inference_mode
+
+
+def _node_source(d: dict, path: str) -> SourceLine | None:
+    """The line that made a node; the common well-formed case checked in one expression."""
     source = d.get("source")
     if source is not None:
         line, text, file = ((source.get("line"), source.get("text", ""), source.get("file"))
@@ -284,6 +301,20 @@ def _node_attrs(d: dict, path: str) -> dict:
             source = SourceLine(line, text, file)
         else:
             source = _source_line_from_dict(source, (path, ".source"))
+    return source
+
+
+def _node_attrs(d: dict, path: str) -> dict:
+    """A graph node's attributes from its JSON item, every field checked (the build's attribute names)."""
+    value = d.get("value")
+    if value is not None:
+        value = record_from_dict(value, (path, ".value"))
+    op, kind, is_root, requires_grad, node_path, module, seq, grad_enabled, inference_mode = _node_fields(d, path)
+    on_path = d.get("on_path", [])
+    if type(on_path) is list and all(type(v) is int for v in on_path):
+        on_path = tuple(on_path)
+    else:
+        on_path = tuple(_R.int_(v, (path, ".on_path")) for v in _R.list_(on_path, (path, ".on_path")))
     order = d.get("grad_order", {})
     if type(order) is dict and all(type(v) is int and k.isdigit() for k, v in order.items()):
         order = {int(k): v for k, v in order.items()}
@@ -295,18 +326,18 @@ def _node_attrs(d: dict, path: str) -> dict:
         "is_root": is_root,
         "names": _R.strs(d.get("names", []), (path, ".names")),
         "path": node_path,
-        "path_via": via,
+        "path_via": _node_path_via(d, path),
         "value": value,
         "outputs": _records(d.get("outputs", []), (path, ".outputs")),
         "variable": None if (variable := d.get("variable")) is None else record_from_dict(variable, (path, ".variable")),
         "grad": None if (grad := d.get("grad")) is None else record_from_dict(grad, (path, ".grad")),
-        "accumulation": accumulation,
+        "accumulation": _node_accumulation(d, path),
         "on_path": on_path,
         "requires_grad": requires_grad,
-        "grads": grads,
-        "saved": saved,
-        "hooks": tuple(hooks),
-        "source": source,
+        "grads": _node_grads(d, path),
+        "saved": _saved_values(d.get("saved", []), path),
+        "hooks": _node_hooks(d, path),
+        "source": _node_source(d, path),
         "grad_enabled": grad_enabled,
         "inference_mode": inference_mode,
         "seq": seq,
@@ -472,7 +503,44 @@ def capture_from_dict(doc: dict, *, consume: bool = False, records_out: list | N
 
 
 def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture:
+    """The capture of a checked document: the graph (nodes, edges, path texts), then each list and field."""
     _add_nodes(graph, _R.list_(_R.key(doc, "nodes", "capture"), "capture.nodes"), consume)
+    _add_edges(graph, doc, consume)
+    _rebuild_paths(graph)
+    graph.graph["roots"] = tuple(r for r in _R.strs(doc.get("roots", []), "capture.roots") if r in graph)
+    graph.graph["module_types"] = {str(k): _R.str_(v, "capture.module_types")
+                                   for k, v in _R.obj(doc.get("module_types", {}), "capture.module_types").items()}
+    modules = tuple(_module_audit(m, ("capture.modules", i))
+                    for i, m in _each(_R.list_(doc.get("modules", []), "capture.modules"), consume=consume))
+    timings = {str(k): float(_R.num(v, "capture.timings")) for k, v in _R.obj(doc.get("timings", {}), "capture.timings").items()}
+    return Capture(
+        code=_R.str_(doc.get("code", ""), "capture.code", long=True),
+        filename=_R.str_(doc.get("filename", "<editor>"), "capture.filename"),
+        device=_R.str_(doc.get("device", "cpu"), "capture.device"),
+        graph=graph,
+        passes=_passes(doc),
+        tensors=_tensors(doc, consume),
+        explanations=_explanations(doc, consume),
+        modules=modules,
+        stdout=_R.str_(doc.get("stdout", ""), "capture.stdout", long=True),
+        stderr=_R.str_(doc.get("stderr", ""), "capture.stderr", long=True),
+        error=_error_report(doc),
+        executed=_R.bool_(doc.get("executed", True), "capture.executed"),
+        dropped_ops=_R.int_(doc.get("dropped_ops", 0), "capture.dropped_ops"),
+        versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "capture.versions").items()},
+        timings=timings,
+        value_elements=_R.int_(doc.get("value_elements", 10_000), "capture.value_elements"),
+        restored=_R.strs(doc.get("restored", []), "capture.restored", long=True),
+        args=_R.strs(doc.get("args", []), "capture.args", long=True),
+        cwd=_R.str_(doc.get("cwd", ""), "capture.cwd"),
+        root=_R.str_(doc.get("root", ""), "capture.root"),
+        files=_files(doc.get("files", {})),
+        figures=_figures(doc.get("figures", [])),
+    )
+
+
+def _add_edges(graph: CaptureGraph, doc: dict, consume: bool) -> None:
+    """Add the document's edges to ``graph``, each between two nodes it has."""
     for i, edge in _each(_R.list_(doc.get("edges", []), "capture.edges"), consume=consume):
         if type(edge) is dict:  # the common case checked inline (a third of the hand-over's last read)
             u, v, slot, input_nr = edge.get("source"), edge.get("target"), edge.get("slot"), edge.get("input_nr", 0)
@@ -489,10 +557,10 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
         slot = _R.int_(edge.get("slot"), f"{p}.slot")
         graph.add_edge(u, v, slot=slot, input_nr=_R.int_(edge.get("input_nr", 0), f"{p}.input_nr"),
                        slots=tuple(_R.int_(s, f"{p}.slots") for s in _R.list_(edge.get("slots", [slot]), f"{p}.slots")))
-    _rebuild_paths(graph)
-    graph.graph["roots"] = tuple(r for r in _R.strs(doc.get("roots", []), "capture.roots") if r in graph)
-    graph.graph["module_types"] = {str(k): _R.str_(v, "capture.module_types")
-                                   for k, v in _R.obj(doc.get("module_types", {}), "capture.module_types").items()}
+
+
+def _passes(doc: dict) -> tuple[PassSummary, ...]:
+    """The backward passes (``capture.passes``)."""
     passes = []
     for i, ps in enumerate(_R.list_(doc.get("passes", []), "capture.passes")):
         p = f"capture.passes[{i}]"
@@ -516,6 +584,11 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
                                   _R.str_(ps.get("thread"), f"{p}.thread", optional=True),
                                   _R.strs(ps.get("input_names", []), f"{p}.input_names"),
                                   _R.str_(ps.get("raised_at"), f"{p}.raised_at", optional=True)))
+    return tuple(passes)
+
+
+def _tensors(doc: dict, consume: bool) -> tuple[TensorInfo, ...]:
+    """The named tensors (``capture.tensors``)."""
     tensors = []
     for i, t in _each(_R.list_(doc.get("tensors", []), "capture.tensors"), consume=consume):
         p = ("capture.tensors", i)
@@ -542,6 +615,11 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
             _source_line_from_dict(t.get("grad_result"), (p, ".grad_result")),
             _scopes(t.get("scopes", []), len(names), (p, ".scopes")),
             _cut(t.get("cut"), (p, ".cut"))))
+    return tuple(tensors)
+
+
+def _explanations(doc: dict, consume: bool) -> tuple[Explanation, ...]:
+    """Why each name gets a gradient or not (``capture.explanations``)."""
     explanations = []
     for i, e in _each(_R.list_(doc.get("explanations", []), "capture.explanations"), consume=consume):
         p = ("capture.explanations", i)
@@ -552,8 +630,11 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
                                         _R.str_(e.get("node"), (p, ".node"), optional=True),
                                         _severity(e.get("severity", "ok"), (p, ".severity")),
                                         _R.str_(e.get("file"), (p, ".file"), optional=True)))
-    modules = tuple(_module_audit(m, ("capture.modules", i))
-                    for i, m in _each(_R.list_(doc.get("modules", []), "capture.modules"), consume=consume))
+    return tuple(explanations)
+
+
+def _error_report(doc: dict) -> ErrorReport | None:
+    """What stopped the program (``capture.error``), or None."""
     error = doc.get("error")
     if error is not None:
         e = _R.obj(error, "capture.error")
@@ -570,31 +651,7 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
                             _R.int_(e.get("column"), "capture.error.column", optional=True),
                             _R.str_(e.get("traceback", ""), "capture.error.traceback", long=True), tuple(frames),
                             _R.str_(e.get("file"), "capture.error.file", optional=True))
-    timings = {str(k): float(_R.num(v, "capture.timings")) for k, v in _R.obj(doc.get("timings", {}), "capture.timings").items()}
-    return Capture(
-        code=_R.str_(doc.get("code", ""), "capture.code", long=True),
-        filename=_R.str_(doc.get("filename", "<editor>"), "capture.filename"),
-        device=_R.str_(doc.get("device", "cpu"), "capture.device"),
-        graph=graph,
-        passes=tuple(passes),
-        tensors=tuple(tensors),
-        explanations=tuple(explanations),
-        modules=modules,
-        stdout=_R.str_(doc.get("stdout", ""), "capture.stdout", long=True),
-        stderr=_R.str_(doc.get("stderr", ""), "capture.stderr", long=True),
-        error=error,
-        executed=_R.bool_(doc.get("executed", True), "capture.executed"),
-        dropped_ops=_R.int_(doc.get("dropped_ops", 0), "capture.dropped_ops"),
-        versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "capture.versions").items()},
-        timings=timings,
-        value_elements=_R.int_(doc.get("value_elements", 10_000), "capture.value_elements"),
-        restored=_R.strs(doc.get("restored", []), "capture.restored", long=True),
-        args=_R.strs(doc.get("args", []), "capture.args", long=True),
-        cwd=_R.str_(doc.get("cwd", ""), "capture.cwd"),
-        root=_R.str_(doc.get("root", ""), "capture.root"),
-        files=_files(doc.get("files", {})),
-        figures=_figures(doc.get("figures", [])),
-    )
+    return error
 
 
 def _cut(value, path) -> CutRecord | None:

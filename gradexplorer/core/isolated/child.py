@@ -40,7 +40,9 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 __all__ = ["main"]
 
@@ -179,17 +181,77 @@ def _exit_with_parent(interval: float = 0.2) -> None:
 KILLED_WITH_PARENT = 75
 
 
-def main(argv: list[str]) -> int:
-    _hide_our_settings()
-    _exit_with_parent()
-    from ..pipeline import capture
-    from ..capture.script import ScriptRun
-    from ..analysis.gradient_flow import parameter_gradients
-    from ..collector import freeze_after_pauses, paused_collection
-    from ..io.capture_json import TensorSink, send_nodes
-    from ..io.handover import write_capture_part
-    from ..io.session import DEFAULT_FILE_VALUES, Session, write_session_container
+class _Channel:
+    """The JSON lines this process sends the parent on its own copy of descriptor 1, from any thread."""
 
+    def __init__(self) -> None:
+        self._file = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+        self._lock = threading.Lock()
+
+    def emit(self, message: dict) -> None:
+        with self._lock:
+            self._file.write(json.dumps(message) + "\n")
+            self._file.flush()
+
+    def emit_output(self, stream: str, text: str) -> None:
+        """The program's output, in pieces of at most :data:`OUTPUT_PIECE` characters (the parent reads bounded lines)."""
+        for start in range(0, len(text), OUTPUT_PIECE):
+            self.emit({"out": stream, "text": text[start:start + OUTPUT_PIECE]})
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class _GraphSender:
+    """Sends the graph nodes ahead of the file, in parts, each announced as soon as it is written.
+
+    Plain writes: the files are read once by the parent and deleted; nothing
+    to make atomic or durable. The parent checks the parts on the other core
+    while this process encodes the rest (one file read after the writing was
+    0.3-0.5 s more).
+    """
+
+    def __init__(self, job: dict, channel: _Channel) -> None:
+        self.job = job
+        self.channel = channel
+        self.parts = 0
+        self.sink = None  # the TensorSink the nodes went with; None until the graph is sent
+        self.seconds = 0.0
+
+    def send_part(self, node_lines: list, records: list, values: dict) -> None:
+        from ..io.handover import write_capture_part
+
+        with open(self.job["part_path"].format(self.parts), "wb") as fh:
+            write_capture_part(fh, node_lines, records, values)
+        self.parts += 1
+        self.channel.emit({"part": self.parts})
+
+    def send_graph(self, graph, pass_count: int) -> None:
+        """Send the nodes as soon as the graph is built: the parent, whose checking of them is the longer
+        part of the hand-over, starts while this process makes the named tensors, the module audit and the
+        explanations (0.1 s at 10,000 nodes)."""
+        from ..analysis.gradient_flow import parameter_gradients
+        from ..io.capture_json import TensorSink, send_nodes
+        from ..io.session import DEFAULT_FILE_VALUES
+
+        started = time.perf_counter()
+        # The statistics the app's first picture reads go with the nodes (the others follow the file): those
+        # of the parameters' gradients, for the gradient-flow pane (the overview needs norms only, which
+        # always go).
+        sink = TensorSink(DEFAULT_FILE_VALUES, defer_stats=True, stats_first=parameter_gradients(graph, pass_count))
+        send_part = self.send_part
+        send_nodes(graph, sink, send_part)
+        self.sink, self.seconds = sink, time.perf_counter() - started
+
+
+def _take_job(argv: list[str]) -> tuple[str, int, BinaryIO | None]:
+    """The job file's path (from the arguments or the parent's first line), the heap made ready, and the go line.
+
+    ``--prefault N`` makes an N-byte heap ready first; ``--wait`` (a spare
+    child) says it is ready and reads its job from standard input, then keeps
+    that pipe to learn when to compute the statistics. The program gets an
+    empty standard input: ``input()`` must not wait for the parent.
+    """
     prefaulted = 0
     if argv[2:3] == ["--prefault"]:
         prefaulted = _prefault(int(argv[3]))
@@ -198,10 +260,8 @@ def main(argv: list[str]) -> int:
         sys.stdout.write('{"ready": true}\n')  # imports done (see isolated.wait_for_spare)
         sys.stdout.flush()
     job_path = argv[1] if len(argv) > 1 and argv[1] != "--wait" else sys.stdin.readline().strip()
-    if not job_path:  # the parent went away before giving a job (a spare that was not needed)
-        return 0
     go = None
-    if argv[1:2] == ["--wait"]:
+    if job_path and argv[1:2] == ["--wait"]:
         # The parent's next line says when to compute the statistics (after it has read the capture).
         # The program gets an empty standard input, as before: input() must not wait for the parent.
         go = os.fdopen(os.dup(0), "rb", buffering=0)
@@ -209,26 +269,11 @@ def main(argv: list[str]) -> int:
         os.dup2(empty, 0)
         os.close(empty)
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - the program's stdin until the end
-    job = json.loads(Path(job_path).read_text(encoding="utf-8"))
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    lock = threading.Lock()
+    return job_path, prefaulted, go
 
-    def emit(message: dict) -> None:
-        with lock:
-            channel.write(json.dumps(message) + "\n")
-            channel.flush()
 
-    def emit_output(stream: str, text: str) -> None:
-        # Pieces of at most OUTPUT_PIECE characters: the parent reads lines of bounded length.
-        for start in range(0, len(text), OUTPUT_PIECE):
-            emit({"out": stream, "text": text[start:start + OUTPUT_PIECE]})
-
-    fault = open(job["fault_path"], "w", encoding="utf-8")  # noqa: SIM115 - open until the process ends
-    faulthandler.enable(file=fault, all_threads=False)
-    if prefaulted and job.get("memory_limit") and prefaulted > job["memory_limit"] // 2:
-        _give_back_heap()  # the ready heap would let the program past a small limit unseen
-    _limit_memory(job.get("memory_limit"))
-    filename = job["filename"]
+def _report_exit_line(filename: str, channel: _Channel) -> Callable[[int], None]:
+    """Make ``os._exit`` tell the parent the program's line first (nothing else runs after it); return the real one."""
     real_exit = os._exit
 
     def exit_with_line(code: int = 0) -> None:
@@ -239,61 +284,60 @@ def main(argv: list[str]) -> int:
                 line = frame.f_lineno
                 break
             frame = frame.f_back
-        emit({"exit_line": line, "code": int(code)})
+        channel.emit({"exit_line": line, "code": int(code)})
         real_exit(code)
 
     os._exit = exit_with_line
+    return real_exit
 
-    # Plain writes: the files are read once by the parent and deleted; nothing to make atomic or durable.
-    # The graph nodes go ahead in parts, each announced as soon as it is written: the parent checks them on
-    # the other core while this process encodes the rest (one file read after the writing was 0.3-0.5 s more).
-    parts = 0
 
-    def send_part(node_lines: list, records: list, values: dict) -> None:
-        nonlocal parts
-        with open(job["part_path"].format(parts), "wb") as fh:
-            write_capture_part(fh, node_lines, records, values)
-        parts += 1
-        emit({"part": parts})
+def main(argv: list[str]) -> int:
+    """Run one job: the program under the recorder, then its capture handed to the parent (parts, file, statistics)."""
+    _hide_our_settings()
+    _exit_with_parent()
+    from ..pipeline import capture
+    from ..capture.script import ScriptRun
+    from ..collector import freeze_after_pauses, paused_collection
+    from ..io.session import Session, write_session_container
 
-    sent: dict = {}
-
-    def send_graph(graph, pass_count: int) -> None:
-        """Send the nodes as soon as the graph is built: the parent, whose checking of them is the longer
-        part of the hand-over, starts while this process makes the named tensors, the module audit and the
-        explanations (0.1 s at 10,000 nodes)."""
-        started = time.perf_counter()
-        # The statistics the app's first picture reads go with the nodes (the others follow the file): those
-        # of the parameters' gradients, for the gradient-flow pane (the overview needs norms only, which
-        # always go).
-        sink = TensorSink(DEFAULT_FILE_VALUES, defer_stats=True, stats_first=parameter_gradients(graph, pass_count))
-        send_nodes(graph, sink, send_part)
-        sent["sink"], sent["seconds"] = sink, time.perf_counter() - started
-
+    job_path, prefaulted, go = _take_job(argv)
+    if not job_path:  # the parent went away before giving a job (a spare that was not needed)
+        return 0
+    job = json.loads(Path(job_path).read_text(encoding="utf-8"))
+    channel = _Channel()
+    fault = open(job["fault_path"], "w", encoding="utf-8")  # noqa: SIM115 - open until the process ends
+    faulthandler.enable(file=fault, all_threads=False)
+    if prefaulted and job.get("memory_limit") and prefaulted > job["memory_limit"] // 2:
+        _give_back_heap()  # the ready heap would let the program past a small limit unseen
+    _limit_memory(job.get("memory_limit"))
+    filename = job["filename"]
+    real_exit = _report_exit_line(filename, channel)
+    sender = _GraphSender(job, channel)
+    send_graph = sender.send_graph
     # As in the app: the objects the graph build made are frozen, not traversed by a collection, when it ends.
     freeze_after_pauses()
     # The program's objects are never freed (this process ends with os._exit): 0.03 s saved at 10k nodes.
     leftovers: list = []
     cap = capture(job["code"], device=job["device"], filename=filename,
                   run=ScriptRun(tuple(job.get("args", ())), job.get("cwd") or None),
-                  on_output=lambda stream, text: emit_output(stream, text), read_input=_no_input,
+                  on_output=channel.emit_output, read_input=_no_input,
                   leftovers=leftovers, on_graph=send_graph)
     session = Session(code=job["code"], device=cap.device, capture=cap, filename=filename)
     started = time.perf_counter()
     # No cyclic GC meanwhile: encoding makes many small objects next to the whole capture (as save_session).
     with paused_collection():
         with open(job["result_path"], "wb") as fh:
-            if "sink" not in sent:  # the program never ran (a syntax error): no graph was built
+            if sender.sink is None:  # the program never ran (a syntax error): no graph was built
                 send_graph(cap.graph, len(cap.passes))
-            sink = write_session_container(session, fh, compress=False, sink=sent["sink"])
-        emit({"written": True, "write": time.perf_counter() - started + sent.get("seconds", 0.0)})
+            sink = write_session_container(session, fh, compress=False, sink=sender.sink)
+        channel.emit({"written": True, "write": time.perf_counter() - started + sender.seconds})
         if go is not None:
             go.readline()  # the parent has read the capture (or went away: its end of the pipe closed)
         started = time.perf_counter()
         with open(job["stats_path"], "wb") as fh:
             for line in sink.late_stats_lines():
                 fh.write(line + b"\n")
-    emit({"done": True, "stats": time.perf_counter() - started, "need": _next_prefault(prefaulted)})
+    channel.emit({"done": True, "stats": time.perf_counter() - started, "need": _next_prefault(prefaulted)})
     channel.close()
     # Threads the program left running must not keep this process alive: the capture is written.
     real_exit(0)
