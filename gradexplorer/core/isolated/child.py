@@ -327,9 +327,9 @@ def main(argv: list[str]) -> int:
     # No cyclic GC meanwhile: encoding makes many small objects next to the whole capture (as save_session).
     with paused_collection():
         with open(job["result_path"], "wb") as fh:
-            if sender.sink is None:  # the program never ran (a syntax error): no graph was built
-                send_graph(cap.graph, len(cap.passes))
-            sink = write_session_container(session, fh, compress=False, sink=sender.sink)
+            # sender.sink is None when no graph was built (a syntax error: the program never ran); the
+            # container then holds the empty graph itself, with a sink of its own.
+            sink = write_session_container(session, fh, compress=False, sink=sender.sink, defer_stats=True)
         channel.emit({"written": True, "write": time.perf_counter() - started + sender.seconds})
         if go is not None:
             go.readline()  # the parent has read the capture (or went away: its end of the pipe closed)

@@ -370,6 +370,146 @@ def _send(process: subprocess.Popen, line: bytes, *, close: bool = False) -> Non
         pass
 
 
+class _ChildLink:
+    """What the parent hears from one child: its channel's messages (read by a thread), its stderr, what they said.
+
+    ``state`` holds what the messages said (``written``, ``done``, ``parts``
+    announced, ``exit_line``, the child's own timings) and ``stopped`` (Stop
+    killed it); ``news`` is set whenever something the waiting loop acts on
+    arrives. The program's output goes to ``out``, capped as in the app's own
+    engine (head and tail kept): output the child wrote straight to its
+    descriptor 1 was once kept without limit (349 MB of it took the app to
+    6.3 GB in 15 s).
+    """
+
+    def __init__(self, process: subprocess.Popen, on_output: Callable[[str, str], None] | None,
+                 max_output_chars: int) -> None:
+        self.process = process
+        self.on_output = on_output
+        self.out = {name: OutputCollector(name, max_chars=max_output_chars) for name in ("stdout", "stderr")}
+        self.state: dict = {"written": False, "done": False, "stopped": False, "exit_line": None, "parts": 0}
+        self.news = threading.Event()
+        self.child_stderr: list[str] = []
+        self.readers = [threading.Thread(target=self._read_channel, daemon=True),
+                        threading.Thread(target=self._read_errors, daemon=True)]
+        for reader in self.readers:
+            reader.start()
+
+    def _read_channel(self) -> None:
+        process = self.process
+        long_line = False  # the piece before was a cut of a line longer than _MAX_LINE: raw output
+        while raw := process.stdout.readline(_MAX_LINE):
+            text = raw.decode("utf-8", "replace")
+            message = None
+            if not long_line:
+                try:
+                    message = json.loads(text)
+                except ValueError:  # native code printing straight to the descriptor
+                    pass
+            long_line = not raw.endswith(b"\n")
+            if not isinstance(message, dict):
+                message = {"out": "stdout", "text": text}
+            self._take(message)
+
+    def _take(self, message: dict) -> None:
+        """Act on one message of the child's channel."""
+        state = self.state
+        if "out" in message:
+            stream = "stderr" if message["out"] == "stderr" else "stdout"
+            piece = str(message.get("text", ""))
+            self.out[stream].write(piece)
+            if self.on_output is not None:
+                self.on_output(stream, piece)
+        elif "ready" in message:  # a spare announcing its imports; nobody waited for it
+            pass
+        elif "exit_line" in message:
+            state["exit_line"] = (message["exit_line"], message.get("code", 0))
+        elif "part" in message:
+            if type(message["part"]) is int:
+                state["parts"] = max(state["parts"], message["part"])
+                self.news.set()
+        elif message.get("written"):
+            write = message.get("write")
+            state["write"] = float(write) if type(write) in (int, float) else 0.0
+            state["written"] = True
+            self.news.set()
+        elif message.get("done"):
+            stats = message.get("stats")
+            state["stats"] = float(stats) if type(stats) in (int, float) else 0.0
+            need = message.get("need")
+            if type(need) is int and need >= 0:
+                global _last_need
+                _last_need = need
+            state["done"] = True
+
+    def _read_errors(self) -> None:
+        for raw in self.process.stderr:
+            self.child_stderr.append(raw.decode("utf-8", "replace"))
+
+    def wait_for(self, key: str, parts: _Parts, should_stop: Callable[[], bool] | None) -> bool:
+        """Poll until the child says ``key``, reading the parts it sends meanwhile; False when it ended
+        first, or Stop killed it."""
+        process, state, news = self.process, self.state, self.news
+        while process.poll() is None and not state[key]:
+            if parts.refused:  # no use waiting for the rest
+                return False
+            if should_stop is not None and should_stop():
+                process.kill()  # at once, even inside a native op
+                process.wait()
+                state["stopped"] = True
+                return False
+            news.clear()
+            if parts.read < state["parts"]:  # one part (about 0.1 s), then look at Stop again
+                parts.read_announced(parts.read + 1)
+                continue
+            news.wait(_POLL)
+        if not state[key]:  # it ended: its last lines may still be on their way through the pipe
+            self.readers[0].join(5)
+        if state[key]:
+            parts.read_announced(state["parts"])  # those announced before it said ``key``
+        return state[key]
+
+    def output(self) -> dict[str, str]:
+        """The program's output so far, as ``Capture`` fields."""
+        return {"stdout": self.out["stdout"].text(), "stderr": self.out["stderr"].text()}
+
+
+def _write_job(folder: Path, code: str, device: str, filename: str, memory_limit: int | None, cwd: str,
+               run: ScriptRun) -> dict:
+    """The job file the child reads (``job.json`` in ``folder``): the program and where to put what it sends."""
+    job = {"code": code, "device": device, "filename": filename, "memory_limit": memory_limit,
+           "result_path": str(folder / "result.gxsession"), "stats_path": str(folder / "stats.jsonl"),
+           "part_path": str(folder / "part-{}.gxpart"),
+           "fault_path": str(folder / "fault.txt")}
+    job["cwd"] = cwd
+    job["args"] = list(run.args)
+    (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    return job
+
+
+def _without_capture(link: _ChildLink, job: dict, base: Capture, refused: str, filename: str) -> Capture:
+    """The capture of a run whose child sent nothing readable: refused, stopped or crashed, with its output."""
+    process = link.process
+    if refused:
+        process.kill()
+        _finish(process, link.readers)
+        _start_spare()
+        return replace(base, **link.output(),
+                       error=ErrorReport("crashed", "DocumentError", refused, None, traceback=refused))
+    _finish(process, link.readers)
+    _start_spare()  # the next run finds a child with its imports done
+    base = replace(base, **link.output())
+    if link.state["stopped"]:
+        return replace(base, error=ErrorReport("stopped", KILLED, "stopped by the user (the program's "
+                                               "process was killed)", None))
+    fault = ""
+    fault_path = Path(job["fault_path"])
+    if fault_path.exists():
+        fault = fault_path.read_text(encoding="utf-8", errors="replace")
+    return replace(base, error=_crash_report(process.returncode, link.state["exit_line"], fault,
+                                             "".join(link.child_stderr), filename))
+
+
 def capture_isolated(
     code: str,
     *,
@@ -420,136 +560,34 @@ def capture_isolated(
     started = time.perf_counter()
     parts = None
     try:
-        job = {"code": code, "device": device, "filename": filename, "memory_limit": memory_limit,
-               "result_path": str(folder / "result.gxsession"), "stats_path": str(folder / "stats.jsonl"),
-               "part_path": str(folder / "part-{}.gxpart"),
-               "fault_path": str(folder / "fault.txt")}
-        job["cwd"] = cwd
-        job["args"] = list(run.args)
-        (folder / "job.json").write_text(json.dumps(job), encoding="utf-8")
+        job = _write_job(folder, code, device, filename, memory_limit, cwd, run)
         process = _take_child()
         # Open until the capture is read: the next line tells the child to compute the statistics.
         _send(process, (str(folder / "job.json") + "\n").encode("utf-8"))
-        # Capped as in the app's own engine (head and tail kept): output the child wrote straight to its
-        # descriptor 1 was once kept without limit (349 MB of it took the app to 6.3 GB in 15 s).
-        out = {name: OutputCollector(name, max_chars=max_output_chars) for name in ("stdout", "stderr")}
-        state: dict = {"written": False, "done": False, "stopped": False, "exit_line": None, "parts": 0}
-        news = threading.Event()  # the child said something the waiting loop acts on
-        child_stderr: list[str] = []
-
-        def read_channel() -> None:
-            long_line = False  # the piece before was a cut of a line longer than _MAX_LINE: raw output
-            while raw := process.stdout.readline(_MAX_LINE):
-                text = raw.decode("utf-8", "replace")
-                message = None
-                if not long_line:
-                    try:
-                        message = json.loads(text)
-                    except ValueError:  # native code printing straight to the descriptor
-                        pass
-                long_line = not raw.endswith(b"\n")
-                if not isinstance(message, dict):
-                    message = {"out": "stdout", "text": text}
-                if "out" in message:
-                    stream = "stderr" if message["out"] == "stderr" else "stdout"
-                    piece = str(message.get("text", ""))
-                    out[stream].write(piece)
-                    if on_output is not None:
-                        on_output(stream, piece)
-                elif "ready" in message:  # a spare announcing its imports; nobody waited for it
-                    pass
-                elif "exit_line" in message:
-                    state["exit_line"] = (message["exit_line"], message.get("code", 0))
-                elif "part" in message:
-                    if type(message["part"]) is int:
-                        state["parts"] = max(state["parts"], message["part"])
-                        news.set()
-                elif message.get("written"):
-                    write = message.get("write")
-                    state["write"] = float(write) if type(write) in (int, float) else 0.0
-                    state["written"] = True
-                    news.set()
-                elif message.get("done"):
-                    stats = message.get("stats")
-                    state["stats"] = float(stats) if type(stats) in (int, float) else 0.0
-                    need = message.get("need")
-                    if type(need) is int and need >= 0:
-                        global _last_need
-                        _last_need = need
-                    state["done"] = True
-
-        def read_errors() -> None:
-            for raw in process.stderr:
-                child_stderr.append(raw.decode("utf-8", "replace"))
-
-        readers = [threading.Thread(target=read_channel, daemon=True), threading.Thread(target=read_errors,
-                                                                                        daemon=True)]
-        for reader in readers:
-            reader.start()
-
+        link = _ChildLink(process, on_output, max_output_chars)
         parts = _Parts(job["part_path"])
-
-        def wait_for(key: str) -> bool:
-            """Poll until the child says ``key``, reading the parts it sends meanwhile; False when it ended
-            first, or Stop killed it."""
-            while process.poll() is None and not state[key]:
-                if parts.refused:  # no use waiting for the rest
-                    return False
-                if should_stop is not None and should_stop():
-                    process.kill()  # at once, even inside a native op
-                    process.wait()
-                    state["stopped"] = True
-                    return False
-                news.clear()
-                if parts.read < state["parts"]:  # one part (about 0.1 s), then look at Stop again
-                    parts.read_announced(parts.read + 1)
-                    continue
-                news.wait(_POLL)
-            if not state[key]:  # it ended: its last lines may still be on their way through the pipe
-                readers[0].join(5)
-            if state[key]:
-                parts.read_announced(state["parts"])  # those announced before it said ``key``
-            return state[key]
-
         base = Capture(code=code, filename=filename, device=device, graph=CaptureGraph(), stdout="",
                        stderr="", executed=True, versions=versions(), args=tuple(run.args), cwd=cwd,
                        root=run.project_folder(filename))
         result_path = Path(job["result_path"])
         # Read the graph's parts as the child announces them, and the rest as soon as it says it is written
-        # (a process that held a few GB takes a
-        # tenth of a second to end, which the parent spends reading instead). Then the child computes the
-        # statistics the file left out, while the app lays out and shows the picture: after the reading,
-        # not during it (on two cores the two slowed each other down by a third).
-        written = wait_for("written")
+        # (a process that held a few GB takes a tenth of a second to end, which the parent spends reading
+        # instead). Then the child computes the statistics the file left out, while the app lays out and
+        # shows the picture: after the reading, not during it (on two cores the two slowed each other down
+        # by a third).
+        written = link.wait_for("written", parts, should_stop)
         refused = parts.refused
         if written and not refused and result_path.exists():
-            capture, refused, late, records = _read_handover(job, state, started, parts)
+            capture, refused, late, records = _read_handover(job, link.state, started, parts)
             if capture is not None:
                 global _late_stats
                 _late_stats = threading.Thread(target=_receive_late_stats, name="gradexplorer-late-stats",
-                                               args=(process, readers, state, job, folder, late, records,
-                                                     stats_after), daemon=True)
+                                               args=(process, link.readers, link.state, job, folder, late,
+                                                     records, stats_after), daemon=True)
                 _late_stats.start()
                 folder = None  # the thread removes it
                 return capture
-        if refused:
-            process.kill()
-            _finish(process, readers)
-            _start_spare()
-            return replace(base, stdout=out["stdout"].text(), stderr=out["stderr"].text(),
-                           error=ErrorReport("crashed", "DocumentError", refused, None, traceback=refused))
-        _finish(process, readers)
-        _start_spare()  # the next run finds a child with its imports done
-        base = replace(base, stdout=out["stdout"].text(), stderr=out["stderr"].text())
-        if state["stopped"]:
-            return replace(base, error=ErrorReport("stopped", KILLED, "stopped by the user (the program's "
-                                                   "process was killed)", None))
-        fault = ""
-        fault_path = Path(job["fault_path"])
-        if fault_path.exists():
-            fault = fault_path.read_text(encoding="utf-8", errors="replace")
-        return replace(base, error=_crash_report(process.returncode, state["exit_line"], fault,
-                                                 "".join(child_stderr), filename))
+        return _without_capture(link, job, base, refused, filename)
     finally:
         if parts is not None:
             parts.release()
