@@ -25,7 +25,6 @@ in :mod:`gradexplorer.launch`, so that this module never imports Qt.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -121,21 +120,47 @@ def split_script_args(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
-def _write_json(document: dict, out: str) -> None:
-    text = json.dumps(document, ensure_ascii=False, allow_nan=False)
+class _TextTarget:
+    """Bytes written to a text stream (standard output, which a capture routes per thread: no ``.buffer``).
+
+    The document is handed over in whole items, so each piece is whole UTF-8.
+    """
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, data: bytes) -> int:
+        self.stream.write(data.decode("utf-8"))
+        return len(data)
+
+
+def _write_json(capture, out: str) -> int:
+    """Write ``capture``'s JSON document to ``out`` (``-``: standard output), a piece at a time.
+
+    Returns how many records were written without their values (the file's
+    value budget, as in a session).
+    """
+    from .core.io.capture_json import write_capture_document
+
     if out == "-":
-        sys.stdout.write(text + "\n")
-        return
+        summarised = write_capture_document(capture, _TextTarget(sys.stdout))
+        sys.stdout.flush()
+        return summarised
     from .core.io.files import write_atomic
 
-    write_atomic(Path(out), text)
+    summarised = [0]
+
+    def write(fh) -> None:
+        summarised[0] = write_capture_document(capture, fh)
+
+    write_atomic(Path(out), write)
+    return summarised[0]
 
 
 def _run_capture(args) -> int:
     from .core.pipeline import capture
     from .core.records.errors import GradexplorerError
     from .core.io.session import save_session, session_from_capture
-    from .core.io.capture_json import capture_to_dict
     from .core.io.report import format_capture
 
     from .core.capture.script import ScriptRun
@@ -169,9 +194,11 @@ def _run_capture(args) -> int:
         print(result.error.traceback, file=sys.stderr)
     if args.json:
         try:
-            _write_json(capture_to_dict(result), args.json)
+            _write_json(result, args.json)
         except OSError as exc:
             return _fail(f"cannot write {args.json}: {exc.strerror or exc}")
+        except ValueError as exc:
+            return _fail(f"cannot write {args.json}: {exc}")
     if args.session:
         try:
             save_session(session_from_capture(result), args.session)
@@ -190,10 +217,8 @@ def _run_show(args) -> int:
     except DocumentError as exc:
         return _fail(str(exc))
     if args.json:
-        from .core.io.capture_json import capture_to_dict
-
         try:
-            _write_json(capture_to_dict(session.capture), args.json)
+            _write_json(session.capture, args.json)
         except OSError as exc:
             return _fail(f"cannot write {args.json}: {exc.strerror or exc}")
         except ValueError as exc:

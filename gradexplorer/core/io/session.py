@@ -108,7 +108,7 @@ from ..records.capture import Capture
 from ..records.errors import DocumentError
 from .capture_json import FORMAT as CAPTURE_FORMAT
 from .capture_json import SCHEMA_VERSION as CAPTURE_SCHEMA
-from .capture_json import TensorSink, capture_to_dict
+from .capture_json import DEFAULT_FILE_VALUES, TensorSink, capture_to_dict
 from .container import (
     _DOCUMENT,
     _LINE_KEYS,
@@ -127,14 +127,28 @@ from .decode import _TABLE, PartialCapture, capture_from_dict
 from .files import _CancellableFile, not_a_regular_file, write_atomic
 from .validate import _R, _json_int
 
-__all__ = ['DEFAULT_FILE_VALUES', 'FORMAT', 'MIGRATIONS', 'SCHEMA_VERSION', 'SESSION_SUFFIX', 'Session', 'ViewState', 'load_session', 'read_session_bytes', 'read_session_text', 'save_session', 'session_from_capture', 'session_to_bytes', 'session_to_dict', 'write_session_container']
+__all__ = [
+    "DEFAULT_FILE_VALUES",
+    "FORMAT",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "SESSION_SUFFIX",
+    "Session",
+    "ViewState",
+    "load_session",
+    "read_session_bytes",
+    "read_session_text",
+    "save_session",
+    "session_from_capture",
+    "session_to_bytes",
+    "session_to_dict",
+    "write_session_container",
+]
 
 FORMAT = "gradexplorer.session"
 #: 3: every tensor record once, by number; 2: zip container with a safetensors value table;
 #: 1: plain JSON with inline values.
 SCHEMA_VERSION = 3
-#: Numbers of tensor values one file keeps (about 50 MB of JSON).
-DEFAULT_FILE_VALUES = 5_000_000
 
 
 @dataclass(frozen=True)
