@@ -20,6 +20,7 @@ where there is nothing to read from it raises an ``EOFError`` that says why
 from __future__ import annotations
 
 import builtins
+import codecs
 import collections
 import contextlib
 import io
@@ -163,12 +164,37 @@ class OutputCollector:
 
 
 class ThreadRoutedStream(io.TextIOBase):
-    """A text stream that sends each thread's writes to that thread's collector."""
+    """A text stream that sends each thread's writes to that thread's collector.
+
+    Programs use more of ``sys.stdout`` than ``write``: bytes through
+    ``sys.stdout.buffer`` (``io.TextIOWrapper(sys.stdout.buffer,
+    encoding="utf-8")``, binary output) and ``sys.stdout.reconfigure(...)``,
+    which scripts written for a Windows console (cp950) call first. Under
+    ``python SCRIPT`` both work; here :attr:`buffer` decodes a routed
+    thread's bytes as UTF-8 into its collector, and :meth:`reconfigure` is the
+    real stream's for other threads and changes nothing a collector keeps
+    (it holds text, not bytes).
+    """
 
     def __init__(self, fallback) -> None:
         super().__init__()
         self.fallback = fallback
         self.routes: dict[int, OutputCollector] = {}
+        self._buffer = _RoutedBuffer(self)
+
+    @property
+    def buffer(self) -> _RoutedBuffer:
+        """The binary side: a routed thread's bytes go to its collector, other threads' to the real stream's."""
+        return self._buffer
+
+    def reconfigure(self, **settings) -> None:
+        """``TextIOWrapper.reconfigure``: applied to the real stream for other threads, accepted for a routed one."""
+        if threading.get_ident() not in self.routes:
+            self.fallback.reconfigure(**settings)
+
+    @property
+    def errors(self):
+        return getattr(self.fallback, "errors", "strict")
 
     def write(self, text: str) -> int:
         collector = self.routes.get(threading.get_ident())
@@ -189,6 +215,45 @@ class ThreadRoutedStream(io.TextIOBase):
 
     def isatty(self) -> bool:
         return False
+
+
+class _RoutedBuffer(io.BufferedIOBase):
+    """``sys.stdout.buffer`` under a :class:`ThreadRoutedStream`: bytes of a routed thread decoded into its collector.
+
+    Decoded as UTF-8 (what ``python SCRIPT`` writes to a pipe on Linux and
+    macOS), incrementally, so a character split across two writes arrives
+    whole; undecodable bytes become U+FFFD, as text the console can show.
+    """
+
+    def __init__(self, text: ThreadRoutedStream) -> None:
+        super().__init__()
+        self._text = text
+        # Thread id -> (its collector, the decoder of its bytes): a new run (a new collector) starts afresh.
+        self._decoders: dict[int, tuple[OutputCollector, codecs.IncrementalDecoder]] = {}
+
+    def write(self, data) -> int:
+        data = bytes(data)
+        ident = threading.get_ident()
+        collector = self._text.routes.get(ident)
+        if collector is None:
+            self._decoders.pop(ident, None)
+            return self._text.fallback.buffer.write(data)
+        known = self._decoders.get(ident)
+        if known is None or known[0] is not collector:
+            known = self._decoders[ident] = (collector, codecs.getincrementaldecoder("utf-8")("replace"))
+        collector.write(known[1].decode(data))
+        return len(data)
+
+    def flush(self) -> None:
+        if threading.get_ident() not in self._text.routes:
+            self._text.fallback.buffer.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        """Never closed: one object for the whole process, and a program's ``TextIOWrapper`` around it closes
+        it when the wrapper is freed (the next run's wrapper would then write to a closed file)."""
 
 
 _install_lock = threading.Lock()
