@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.analysis.accounting import leaf_steps
 from ..core.graph.schema import short_op
 from ..core.records.tensors import TensorRecord, format_number
 
@@ -384,19 +383,23 @@ class Inspector(QScrollArea):
 
     # -- public ----------------------------------------------------------------------
     def show_node(self, node_id: str | None, attrs: dict | None, passes=(), checks=(), scopes=None,
-                  prefer_pass: int | None = None) -> None:
+                  prefer_pass: int | None = None, leaf_steps=()) -> None:
         """Fill the panel from a node's attributes (the graph schema), or clear it.
 
         ``passes`` are the capture's :class:`PassSummary` records; ``checks``
         the verifier's results for this node (:func:`core.verify.verify_node`);
         ``scopes`` where each of its names is held (``{"loss": "train_step()"}``;
         names not in it are top-level); ``prefer_pass`` the pass the picture
-        shows (the gradient section opens on it when the node has it).
+        shows (the gradient section opens on it when the node has it);
+        ``leaf_steps`` a leaf's accounting of ``.grad`` pass by pass, made once
+        per capture (:func:`~gradexplorer.core.analysis.accounting.leaf_steps_of`),
+        never here: the panel only shows facts, it computes none.
         """
         self._attrs = attrs
         self._node_id = node_id
         self._passes = tuple(passes)
         self._checks = tuple(checks)
+        self._leaf_steps = tuple(leaf_steps)
         self._label_rows(("Kind", "Names", "Created", "Tensor"), box=False)
         boxes = (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box)
         if attrs is None:
@@ -568,8 +571,7 @@ class Inspector(QScrollArea):
         self.grad_inputs.setVisible(bool(self.grad_inputs.text()))
         delta = ""
         if step is not None:
-            steps = {s.index: s for s in leaf_steps(attrs["accumulation"])}
-            s = steps[index]
+            s = next(s for s in self._leaf_steps if s.index == index)
             delta = (f".grad before {_short(s.before)} + delivered {_short(s.delivered)} → .grad after "
                      f"{_short(s.after)}: {_STEP_WORDS[s.effect]}"
                      + ("" if s.before_change in ("first", "kept") else f" ({_BEFORE_WORDS[s.before_change]})"))
@@ -583,7 +585,7 @@ class Inspector(QScrollArea):
         self.verification.setVisible(bool(text))
 
     def _fill_leaf_passes(self, attrs) -> None:
-        steps = leaf_steps(attrs.get("accumulation") or {}) if attrs["kind"] == "leaf" else []
+        steps = self._leaf_steps if attrs["kind"] == "leaf" else ()
         self.leaf_passes.setRowCount(len(steps))
         for row, s in enumerate(steps):
             raised = s.index < len(self._passes) and self._passes[s.index].raised

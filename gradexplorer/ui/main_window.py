@@ -45,6 +45,7 @@ from ..core.analysis.grouping import (
     parent_box,
 )
 from ..core.analysis.modules import audit_rows
+from ..core.analysis.accounting import leaf_steps_of
 from ..core.analysis.passes import default_pass
 from ..core.analysis.query import FILTERS, filter_nodes, first_new_nan, first_nonfinite, nonfinite_kind, search_nodes
 from ..core.analysis.verify import verify_node
@@ -1118,7 +1119,8 @@ class MainWindow(QMainWindow):
         self.navigator.set_crumbs(breadcrumbs(graph, module), hint="This node was not made inside an nn.Module")
         cap = self.result.capture
         self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id),
-                                 self._scopes_of(node_id), prefer_pass=self.result.pass_index)
+                                 self._scopes_of(node_id), prefer_pass=self.result.pass_index,
+                                 leaf_steps=leaf_steps_of(cap.graph, node_id))
 
     def show_nodes(self, node_ids: list[str]) -> None:
         """Select graph nodes, opening the module boxes that hide them; the first is inspected."""

@@ -35,7 +35,7 @@ def test_each_step_reads_only_the_run_and_earlier_steps():
         assert set(step.reads) <= made, f"{step.name} reads {set(step.reads) - made} before it is made"
         made.add(step.makes)
     assert [s.name for s in STEPS] == ["names", "walk", "passes", "preview", "tensors", "modules", "assemble",
-                                       "explain"]
+                                       "account", "explain"]
 
 
 def test_a_step_that_reads_what_is_not_made_yet_fails_at_once():

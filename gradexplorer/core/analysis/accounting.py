@@ -28,7 +28,8 @@ import torch
 
 from ..records.tensors import TensorRecord
 
-__all__ = ["LeafStep", "classify_leaf", "leaf_steps", "same_value", "since_last_reset", "sum_values"]
+__all__ = ["LEAF_STEPS_KEY", "LeafStep", "account_leaves", "classify_leaf", "leaf_steps", "leaf_steps_of",
+           "same_value", "since_last_reset", "sum_values"]
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,40 @@ def leaf_steps(accumulation: dict) -> list[LeafStep]:
         steps.append(LeafStep(index, delivered, before, after, before_change, effect))
         previous_after = after
     return steps
+
+
+#: Where a capture graph keeps its leaves' steps (``graph.graph[LEAF_STEPS_KEY][node_id]``); never saved.
+LEAF_STEPS_KEY = "leaf_steps"
+
+
+def leaf_steps_of(graph, node_id: str) -> tuple[LeafStep, ...]:
+    """:func:`leaf_steps` of a graph node, made once per capture graph and kept in it.
+
+    The explanations, the checks and the inspector all read a leaf's
+    accounting; each used to remake it (comparing tensors pass by pass), the
+    inspector three times per click on the GUI thread. A capture's graph never
+    changes once built, so the steps are made once: by the pipeline's
+    ``accounting`` step for a run (off the GUI thread), on first use for a
+    reopened session.
+    """
+    accumulation = graph.nodes[node_id].get("accumulation")
+    if not accumulation:  # not a leaf, or one no pass reached
+        return ()
+    cache = graph.graph.get(LEAF_STEPS_KEY)
+    if cache is None:
+        cache = graph.graph.setdefault(LEAF_STEPS_KEY, {})
+    steps = cache.get(node_id)
+    if steps is None:
+        steps = cache[node_id] = tuple(leaf_steps(accumulation))
+    return steps
+
+
+def account_leaves(graph) -> dict[str, tuple[LeafStep, ...]]:
+    """Make the steps of every leaf that a backward pass reached (see :func:`leaf_steps_of`); returns them by node."""
+    for node_id, accumulation in graph.nodes(data="accumulation"):
+        if accumulation:
+            leaf_steps_of(graph, node_id)
+    return graph.graph.setdefault(LEAF_STEPS_KEY, {})
 
 
 def since_last_reset(steps: list[LeafStep]) -> list[LeafStep]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .accounting import classify_leaf, leaf_steps, sum_values
+from .accounting import classify_leaf, leaf_steps_of, sum_values
 
 __all__ = ["Verification", "verify_capture", "verify_node"]
 
@@ -91,7 +91,7 @@ def _hook_changed(attrs, pass_index: int) -> bool:
     return any(c.pass_index == pass_index and c.changed for h in attrs.get("hooks", ()) for c in h.calls)
 
 
-def _verify_leaf(node_id: str, attrs: dict) -> list[Verification]:
+def _verify_leaf(graph, node_id: str, attrs: dict) -> list[Verification]:
     result = []
     accumulation = attrs.get("accumulation") or {}
     for index in sorted(accumulation):
@@ -113,7 +113,7 @@ def _verify_leaf(node_id: str, attrs: dict) -> list[Verification]:
         expected = sum_values([r for r in (lp.before, lp.delivered) if r is not None])
         result.append(_outcome(node_id, index, "leaf_pass", _tensor(lp.after), expected,
                                ".grad after = before + delivered", ".grad after the pass against before + delivered"))
-    steps = leaf_steps(accumulation)
+    steps = leaf_steps_of(graph, node_id)
     if steps:
         code, contributing, _ = classify_leaf(steps, attrs.get("grad"))
         if code in ("leaf_grad", "grad_accumulated", "grad_reset") and contributing:
@@ -170,12 +170,29 @@ def _verify_flow(capture, node_id: str, attrs: dict) -> list[Verification]:
     return result
 
 
+#: Where a capture graph keeps the checks made at each node (``graph.graph[CHECKS_KEY][node_id]``); never saved.
+CHECKS_KEY = "checks"
+
+
 def verify_node(capture, node_id: str) -> tuple[Verification, ...]:
-    """Every check at one node (for the inspector)."""
-    attrs = capture.graph.nodes[node_id]
-    if attrs["kind"] == "leaf":
-        return tuple(_verify_leaf(node_id, attrs))
-    return tuple(_verify_flow(capture, node_id, attrs))
+    """Every check at one node (for the inspector), made once per capture and kept in its graph.
+
+    The inspector asks on every click; the sums and comparisons behind a
+    check are made the first time only.
+    """
+    graph = capture.graph
+    cache = graph.graph.get(CHECKS_KEY)
+    if cache is None:
+        cache = graph.graph.setdefault(CHECKS_KEY, {})
+    checks = cache.get(node_id)
+    if checks is None:
+        attrs = graph.nodes[node_id]
+        if attrs["kind"] == "leaf":
+            checks = tuple(_verify_leaf(graph, node_id, attrs))
+        else:
+            checks = tuple(_verify_flow(capture, node_id, attrs))
+        cache[node_id] = checks
+    return checks
 
 
 def verify_capture(capture, *, max_flow_nodes: int = MAX_FLOW_NODES) -> tuple[Verification, ...]:
@@ -184,7 +201,7 @@ def verify_capture(capture, *, max_flow_nodes: int = MAX_FLOW_NODES) -> tuple[Ve
     flow_budget = max_flow_nodes
     for node_id, attrs in capture.graph.nodes(data=True):
         if attrs["kind"] == "leaf":
-            result.extend(_verify_leaf(node_id, attrs))
+            result.extend(_verify_leaf(capture.graph, node_id, attrs))
         elif flow_budget > 0 and attrs.get("grads"):
             flow_budget -= 1
             result.extend(_verify_flow(capture, node_id, attrs))

@@ -27,6 +27,9 @@ tensors  tensors     one :class:`TensorInfo` per named tensor object
 modules  modules     the placement audit of every top-level module
 assemble capture     the preview with the named tensors, the audit and
                      the files they point into
+account  accounting  each reached leaf's ``.grad`` before, delivered and
+                     after, pass by pass (kept in the graph: the
+                     explanations, the checks and the inspector read it)
 explain  explained   why each name gets a gradient or not; the audit's advice
                      reworded for passes that raised
 ======== =========== ==========================================================
@@ -41,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from ..analysis.accounting import account_leaves
 from ..analysis.explain import explain_capture
 from ..analysis.modules import audit_modules, reword_for_raised_passes
 from ..capture.namespace import MAX_BINDINGS, Bindings, find_bindings, frame_scopes, name_modules_that_ran
@@ -213,6 +217,16 @@ def assemble(preview: Capture, names: Bindings, tensors: tuple[TensorInfo, ...],
     return replace(preview, tensors=tensors, modules=modules, restored=restored, files=files)
 
 
+def account(walk: GraphWalk) -> dict:
+    """Every reached leaf's pass-by-pass accounting of ``.grad``, kept in the graph for its readers.
+
+    The explanations, the checks and the inspector read it
+    (:func:`~gradexplorer.core.analysis.accounting.leaf_steps_of`); made here,
+    off the GUI thread, once.
+    """
+    return account_leaves(walk.graph)
+
+
 def explain(capture: Capture) -> Capture:
     """The capture with its explanations, and the module audit's advice reworded where a pass raised."""
     explanations = explain_capture(capture)
@@ -258,5 +272,6 @@ STEPS: tuple[Step, ...] = (
     Step("tensors", "tensors", record_tensors),
     Step("modules", "modules", audit),
     Step("assemble", "capture", assemble),
+    Step("account", "accounting", account),
     Step("explain", "explained", explain),
 )
