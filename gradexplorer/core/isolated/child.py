@@ -299,6 +299,10 @@ def main(argv: list[str]) -> int:
     from ..capture.script import ScriptRun
     from ..collector import freeze_after_pauses, paused_collection
     from ..io.session import Session, write_session_container
+    # What the hand-over imports (_GraphSender) is loaded now, before the memory limit: importing it after a
+    # program that used the limit up crashed the process (SIGSEGV) instead of reporting the program's error.
+    from ..analysis import gradient_flow  # noqa: F401
+    from ..io import capture_json, handover  # noqa: F401
 
     job_path, prefaulted, go = _take_job(argv)
     if not job_path:  # the parent went away before giving a job (a spare that was not needed)
