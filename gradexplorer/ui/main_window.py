@@ -1062,7 +1062,10 @@ class MainWindow(QMainWindow):
             # capture stays on screen; the program's output has been shown as it came.
             self.console.append_message(cap.error.traceback or cap.error.message, error=True)
             self.editor.set_error_line(cap.error.program_line)
-            kept = " (the previous capture is still shown)" if self.result is not None else ""
+            if self.result is not None and not self.result.complete:
+                kept = " (its first picture is shown; the rest was not computed)"
+            else:
+                kept = " (the previous capture is still shown)" if self.result is not None else ""
             self.status.setText(("Stopped" if cap.error.kind == "stopped" else cap.error.headline()) + kept)
             return
         self._show_result(result)

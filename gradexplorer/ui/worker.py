@@ -53,8 +53,10 @@ picture is on screen (:meth:`CaptureWorker.picture_shown`, or
 compete with the rest of the build for the interpreter; then it makes the
 named tensors, the module audit and the explanations, and ``returned``
 brings the complete capture with the same graph and layout (the window only
-fills its panes). The isolated engine's child sends its parts in its own
-order: its runs are not drawn early yet.
+fills its panes). The isolated engine does the same: its child sends the
+preview as soon as its build has made it (after the graph's nodes,
+:mod:`gradexplorer.core.io.handover`), and the worker draws it while the
+child makes the rest.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass
+from functools import partial
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -382,7 +385,9 @@ class CaptureWorker(QObject):
                 result = capture_isolated(self.job.code, device=self.job.device, filename=self.job.filename,
                                           run=self.job.run, memory_limit=self.job.memory_limit,
                                           on_output=self._on_output,
-                                          should_stop=self._cancel.is_set, stats_after=picture_made)
+                                          should_stop=self._cancel.is_set, stats_after=picture_made,
+                                          on_preview=(partial(self._show_first, drawn, started)
+                                                      if self.job.picture_first else None))
                 with self._lock:
                     self._child_done = True
                     self._cancel.clear()  # a Stop that killed the child is spent; one from now cancels the drawing
@@ -407,24 +412,26 @@ class CaptureWorker(QObject):
             self.finished.emit()
 
     def _draw_first(self, drawn: dict, started: float):
-        """The build's ``on_step``: at the preview, lay it out, emit ``picture_ready``, wait for the window."""
+        """The build's ``on_step``: at the preview, show it first (:meth:`_show_first`)."""
         def on_step(step: str, made: dict) -> None:
-            if step != "preview":
-                return
-            preview = made["preview"]
-            picture = picture_of(preview, should_stop=self._cancel.is_set)
-            drawn.update(graph=preview.graph, picture=picture)
-            display, layout, note, pass_index, graph = picture
-            self._picture_shown.clear()
-            self.picture_ready.emit(CaptureResult(preview, layout, time.perf_counter() - started, display, note,
-                                                  None, None, pass_index, graph, complete=False))
-            # Idle until the window has drawn it: its scene build and the rest of this build would share one
-            # interpreter (each twice as slow, the window's freeze longer). A Stop ends the wait.
-            deadline = time.monotonic() + PICTURE_WAIT_SECONDS
-            while not self._picture_shown.wait(0.02) and not self._cancel.is_set() and time.monotonic() < deadline:
-                pass
+            if step == "preview":
+                self._show_first(drawn, started, made["preview"])
 
         return on_step
+
+    def _show_first(self, drawn: dict, started: float, preview) -> None:
+        """Lay the preview out, emit ``picture_ready``, wait for the window (the build, or the isolated child, goes on)."""
+        picture = picture_of(preview, should_stop=self._cancel.is_set)
+        drawn.update(graph=preview.graph, picture=picture)
+        display, layout, note, pass_index, graph = picture
+        self._picture_shown.clear()
+        self.picture_ready.emit(CaptureResult(preview, layout, time.perf_counter() - started, display, note,
+                                              None, None, pass_index, graph, complete=False))
+        # Idle until the window has drawn it: its scene build and the rest of this build would share one
+        # interpreter (each twice as slow, the window's freeze longer). A Stop ends the wait.
+        deadline = time.monotonic() + PICTURE_WAIT_SECONDS
+        while not self._picture_shown.wait(0.02) and not self._cancel.is_set() and time.monotonic() < deadline:
+            pass
 
     def picture_shown(self) -> None:
         """The window has put the first picture on screen: the build goes on (any thread)."""

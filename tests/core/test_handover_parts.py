@@ -362,7 +362,7 @@ def test_the_app_reads_the_parts_while_the_child_still_writes(monkeypatch):
     cap = capture_isolated(SLOW_WRITER)
     assert cap.ok, cap.error and cap.error.traceback
     assert cap.graph.number_of_nodes() > 40
-    assert len(seen) == -(-cap.graph.number_of_nodes() // 20)
+    assert len(seen) == -(-cap.graph.number_of_nodes() // 20) + 1  # the nodes' parts, then the preview's
     name, files = seen[0]
     assert name == "part 1 of the program's capture" and files == ["part-0.gxpart"]  # part 2 not written yet
     assert cap.timings["hand-over after write"] < cap.timings["hand-over read"]
@@ -404,7 +404,7 @@ def test_the_app_reads_the_nodes_while_the_child_still_builds_the_rest(monkeypat
     cap = capture_isolated(SLOW_EXPLAINER)
     assert cap.ok, cap.error and cap.error.traceback
     kinds = [kind for kind, _ in events]
-    assert kinds == ["part"] * -(-cap.graph.number_of_nodes() // 20) + ["file"]
+    assert kinds == ["part"] * (-(-cap.graph.number_of_nodes() // 20) + 1) + ["file"]  # + the preview's part
     last_part, file_read = events[-2][1], events[-1][1]
     assert file_read - last_part > 1.0  # every part was read while the child still explained
     assert cap.explanations
@@ -475,7 +475,7 @@ def test_the_collector_runs_again_when_an_isolated_run_ends(monkeypatch):
     monkeypatch.setattr(engine, "_Parts", KeptParts)
     assert gc.isenabled()
     cap = capture_isolated("(torch.ones(3, requires_grad=True) * 2).sum().backward()\n")
-    assert cap.ok and readers and readers[0].read == 1
+    assert cap.ok and readers and readers[0].read == 2  # the nodes, then the preview
     assert gc.isenabled()
 
 

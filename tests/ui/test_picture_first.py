@@ -246,3 +246,37 @@ def test_a_run_started_right_after_another_supersedes_its_autosave(qtbot, window
     from gradexplorer.core.io.session import load_session
 
     assert load_session(slot.session_path).capture.code == second.capture.code
+
+
+def test_the_isolated_engine_draws_its_childs_preview_first_and_fills_the_panes_after(qtbot, window, tmp_path):
+    """train.py with its model in main()'s locals, run from another folder, in the isolated engine's process."""
+    folder = copy_project(next(p for p in CORPUS if p.name == "mlp_argparse"), tmp_path / "project")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert window.open_path(folder / "train.py")
+    window.set_run_arguments(["--steps", "1"])
+    window.set_working_folder(str(elsewhere))
+    window.engine_combo.setCurrentIndex(window.engine_combo.findData("isolated"))
+    seen: dict = {}
+
+    def at_picture(result) -> None:  # connected after the window's own handler: what a user sees then
+        loss = result.capture.node_named("loss")
+        seen.update(complete=window.result.complete, running=window.is_running, graph=result.capture.graph,
+                    drawn=loss is not None and loss in window.graph_view.items_by_id,
+                    explained=result.capture.explanations, pending=window.tensors_pane.pending_text(),
+                    rows=window.tensors_pane.rowCount(), audit=window.modules_pane.pending_text())
+
+    window.runs.picture_ready.connect(at_picture)
+    with qtbot.waitSignal(window.run_finished, timeout=120_000):
+        window.run_action.trigger()
+    window.runs.picture_ready.disconnect(at_picture)
+    assert seen, "the isolated run drew no picture before its capture came"
+    assert seen["complete"] is False and seen["running"] and seen["drawn"] and seen["explained"] == ()
+    assert seen["pending"] == PENDING_EXPLANATIONS and seen["rows"] == 0 and seen["audit"] == PENDING_AUDIT
+    result = window.result
+    cap = result.capture
+    assert result.complete and cap.ok, cap.error and cap.error.traceback
+    assert cap.graph is seen["graph"]  # the picture drawn from the preview is the capture's
+    assert window.tensors_pane.pending_text() == "" and window.tensors_pane.rowCount() == len(cap.explanations) > 0
+    assert window.modules_pane.row_texts("model.fc1.weight") is not None
+    assert cap.cwd == str(elsewhere.resolve()) and cap.args == ("--steps", "1")

@@ -447,6 +447,9 @@ class PartialCapture:
     graph: CaptureGraph = field(default_factory=CaptureGraph)
     table: dict = field(default_factory=dict)
     size: int = 0
+    #: The capture the first picture needs, once the part that ends the nodes brought it (its graph is
+    #: :attr:`graph`, which the complete capture shares); None before, and once the reader took it.
+    preview: Capture | None = None
 
     def add_table(self, table: dict, name: str) -> None:
         """Add a part's value table; a key that an earlier part had is refused (it would replace values)."""

@@ -9,6 +9,13 @@ holding the next graph nodes with the records and values they brought first
 follows holds everything else, its ``nodes.jsonl`` empty and its
 ``records.jsonl`` starting at the next number. The same checks read both.
 
+The part that ends the graph's nodes may also hold ``preview.json``: the
+capture document of what the first picture needs (the passes, the program's
+output and error; no nodes, its records numbered among the parts'), sent as
+soon as the child's build has made it. The app draws it while the child makes
+the named tensors, the module audit and the explanations
+(:attr:`~gradexplorer.core.io.decode.PartialCapture.preview`).
+
 Statistics the child had not computed yet follow the container
 (:func:`add_late_stats`).
 """
@@ -23,6 +30,7 @@ import orjson
 import safetensors.torch
 import torch
 
+from ..records.capture import Capture
 from ..records.errors import DocumentError
 from .container import (
     _VALUES,
@@ -31,6 +39,7 @@ from .container import (
     _line_member,
     _read_lines,
     _write_lines,
+    _write_pieces,
     _write_value_table,
 )
 from .decode import (
@@ -40,28 +49,36 @@ from .decode import (
     _add_nodes,
     _read_records,
     _stats_from_dict,
+    capture_from_dict,
 )
+from .validate import _R
 
 __all__ = ["add_late_stats", "read_capture_part", "write_capture_part"]
 
 
 def write_capture_part(fh: BinaryIO, node_lines: list[bytes], records: list[dict],
-                       values: dict[str, torch.Tensor]) -> None:
+                       values: dict[str, torch.Tensor], *, preview: bytes | None = None) -> None:
     """One part of a container sent in parts (see the module docstring), stored, not deflated.
 
     The arguments are what :func:`~gradexplorer.core.io.capture_json.send_nodes`
     hands out; ``fh`` a seekable binary file opened for writing. The isolated
     engine's child writes one per 2,000 graph nodes, and the app reads each
-    (:func:`read_capture_part`) while the child encodes the next.
+    (:func:`read_capture_part`) while the child encodes the next. ``preview``:
+    the preview document's JSON text (see the module docstring), in the part
+    after the last nodes.
     """
     with zipfile.ZipFile(fh, "w") as zf:
         _write_lines(zf, _deflated(_line_member("records"), False), records)
         _write_lines(zf, _deflated(_line_member("nodes"), False), node_lines)
         _write_value_table(zf, _deflated(_VALUES, False), values)
+        if preview is not None:
+            _write_pieces(zf, _deflated(_PREVIEW, False), preview)
 
 
 #: The members of a part (:func:`write_capture_part`).
 _PART_MEMBERS = frozenset({_line_member("records"), _line_member("nodes"), _VALUES})
+#: The member of the part that ends the nodes: the preview document.
+_PREVIEW = "preview.json"
 
 
 def read_capture_part(data: bytes, partial: PartialCapture, *, name: str = "the part",
@@ -80,7 +97,8 @@ def read_capture_part(data: bytes, partial: PartialCapture, *, name: str = "the 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             infos = zf.infolist()
-            if {info.filename for info in infos} != _PART_MEMBERS or len(infos) != len(_PART_MEMBERS):
+            names = {info.filename for info in infos}
+            if names - {_PREVIEW} != _PART_MEMBERS or len(infos) != len(names):
                 raise DocumentError(f"{name} is not a part of a session container (its members are "
                                     f"{sorted(info.filename for info in infos)[:5]})")
             partial.size += sum(info.file_size for info in infos)
@@ -90,6 +108,7 @@ def read_capture_part(data: bytes, partial: PartialCapture, *, name: str = "the 
             records = _read_lines(zf, "records", name)
             nodes = _read_lines(zf, "nodes", name)
             raw = zf.read(_VALUES)
+            preview = zf.read(_PREVIEW) if _PREVIEW in names else None
     except DocumentError:
         raise
     except Exception as exc:  # noqa: BLE001 - as in read_session_bytes: one clear sentence
@@ -103,6 +122,8 @@ def read_capture_part(data: bytes, partial: PartialCapture, *, name: str = "the 
     try:
         _read_records(records, partial.records, consume=True)
         _add_nodes(partial.graph, nodes, consume=True)
+        if preview is not None:
+            partial.preview = _preview_capture(preview, partial)
     except DocumentError as exc:
         raise DocumentError(f"{name}: {exc}") from None
     except RecursionError:
@@ -112,6 +133,18 @@ def read_capture_part(data: bytes, partial: PartialCapture, *, name: str = "the 
     finally:
         _TABLE.reset(table_token)
         _RECORDS.reset(records_token)
+
+
+def _preview_capture(text: bytes, partial: PartialCapture) -> Capture:
+    """The preview document of a part, checked as a capture document, on the nodes and records read so far."""
+    try:
+        doc = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise DocumentError(f"{_PREVIEW} is not valid JSON ({exc})") from None
+    doc = _R.obj(doc, "the preview")
+    if doc.get("nodes") or doc.get("records"):
+        raise DocumentError(f"not a valid session: {_PREVIEW} holds nodes or records (they come in the parts)")
+    return capture_from_dict({**doc, "records": []}, partial=partial)
 
 
 def add_late_stats(records: list, lines: bytes, *, name: str = "the statistics") -> int:

@@ -243,6 +243,35 @@ class _GraphSender:
         send_nodes(graph, sink, send_part)
         self.sink, self.seconds = sink, time.perf_counter() - started
 
+    def on_step(self, step: str, made: dict) -> None:
+        """The build's ``on_step``: after the ``preview`` step, send the preview (see :meth:`send_preview`)."""
+        if step == "preview":
+            self.send_preview(made["preview"])
+
+    def send_preview(self, preview) -> None:
+        """What the first picture needs besides the nodes (passes, output, error), in a part of its own.
+
+        The app draws it while this process makes the named tensors, the
+        module audit and the explanations (the app's own engine draws at the
+        same step). Its records (the passes' results) are numbered on from the
+        nodes', in the part; the container that follows refers to them.
+        """
+        from ..io.capture_json import capture_to_dict
+        from ..io.handover import write_capture_part
+
+        if self.sink is None:  # no graph was sent (cannot happen after a walk): nothing to preview
+            return
+        started = time.perf_counter()
+        document = capture_to_dict(preview, sink=self.sink, nodes_sent=True)
+        records, values = self.sink.take()
+        document["records"] = []
+        with open(self.job["part_path"].format(self.parts), "wb") as fh:
+            write_capture_part(fh, [], records, values,
+                               preview=json.dumps(document, ensure_ascii=False, allow_nan=False).encode("utf-8"))
+        self.parts += 1
+        self.channel.emit({"part": self.parts})
+        self.seconds += time.perf_counter() - started
+
 
 def _take_job(argv: list[str]) -> tuple[str, int, BinaryIO | None]:
     """The job file's path (from the arguments or the parent's first line), the heap made ready, and the go line.
@@ -325,7 +354,7 @@ def main(argv: list[str]) -> int:
     cap = capture(job["code"], device=job["device"], filename=filename,
                   run=ScriptRun(tuple(job.get("args", ())), job.get("cwd") or None),
                   on_output=channel.emit_output, read_input=_no_input,
-                  leftovers=leftovers, on_graph=send_graph)
+                  leftovers=leftovers, on_graph=send_graph, on_step=sender.on_step)
     session = Session(code=job["code"], device=cap.device, capture=cap, filename=filename)
     started = time.perf_counter()
     # No cyclic GC meanwhile: encoding makes many small objects next to the whole capture (as save_session).

@@ -446,9 +446,10 @@ class _ChildLink:
         for raw in self.process.stderr:
             self.child_stderr.append(raw.decode("utf-8", "replace"))
 
-    def wait_for(self, key: str, parts: _Parts, should_stop: Callable[[], bool] | None) -> bool:
+    def wait_for(self, key: str, parts: _Parts, should_stop: Callable[[], bool] | None,
+                 on_preview: Callable[[Capture], None] | None = None) -> bool:
         """Poll until the child says ``key``, reading the parts it sends meanwhile; False when it ended
-        first, or Stop killed it."""
+        first, or Stop killed it. ``on_preview(capture)`` as soon as a part brings the preview."""
         process, state, news = self.process, self.state, self.news
         while process.poll() is None and not state[key]:
             if parts.refused:  # no use waiting for the rest
@@ -461,6 +462,9 @@ class _ChildLink:
             news.clear()
             if parts.read < state["parts"]:  # one part (about 0.1 s), then look at Stop again
                 parts.read_announced(parts.read + 1)
+                preview, parts.partial.preview = parts.partial.preview, None
+                if preview is not None and on_preview is not None and not parts.refused:
+                    on_preview(preview)
                 continue
             news.wait(_POLL)
         if not state[key]:  # it ended: its last lines may still be on their way through the pipe
@@ -521,6 +525,7 @@ def capture_isolated(
     should_stop: Callable[[], bool] | None = None,
     stats_after: threading.Event | None = None,
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
+    on_preview: Callable[[Capture], None] | None = None,
 ) -> Capture:
     """Run ``code`` in a child process and return its capture (or what happened to the process).
 
@@ -545,6 +550,12 @@ def capture_isolated(
     max_output_chars : int, keyword-only
         Output kept per stream, head and tail, as in :func:`gradexplorer.capture`
         (what the child writes straight to its descriptor included).
+    on_preview : callable, optional
+        ``on_preview(capture)``, in this thread, as soon as the child has sent
+        what the first picture needs (its graph, passes, output and error:
+        the pipeline's ``preview`` step), while it still makes the rest. The
+        capture returned later has the same graph object. Not called when the
+        whole capture arrived first.
 
     Raises
     ------
@@ -575,7 +586,7 @@ def capture_isolated(
         # instead). Then the child computes the statistics the file left out, while the app lays out and
         # shows the picture: after the reading, not during it (on two cores the two slowed each other down
         # by a third).
-        written = link.wait_for("written", parts, should_stop)
+        written = link.wait_for("written", parts, should_stop, on_preview)
         refused = parts.refused
         if written and not refused and result_path.exists():
             capture, refused, late, records = _read_handover(job, link.state, started, parts)
