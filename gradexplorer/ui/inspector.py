@@ -272,6 +272,43 @@ class Inspector(QScrollArea):
         self.title.setWordWrap(True)
         outer.addWidget(self.title)
 
+        outer.addLayout(self._facts_form())
+        # A leaf's accumulated .grad and its per-pass story come first: it is what a user debugging a training
+        # loop looks for.
+        outer.addWidget(self._leaf_grad_box())
+
+        self.value_box = QGroupBox("Forward value")
+        self.value = TensorView("Forward value")
+        QVBoxLayout(self.value_box).addWidget(self.value)
+        outer.addWidget(self.value_box)
+
+        outer.addWidget(self._gradient_box())
+
+        self.saved = QLabel()
+        self.saved.setWordWrap(True)
+        self.saved.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.saved_box = QGroupBox("Saved tensors")
+        QVBoxLayout(self.saved_box).addWidget(self.saved)
+        outer.addWidget(self.saved_box)
+
+        self.hooks = QLabel()
+        self.hooks.setWordWrap(True)
+        self.hooks_box = QGroupBox("Hooks")
+        QVBoxLayout(self.hooks_box).addWidget(self.hooks)
+        outer.addWidget(self.hooks_box)
+        for box in (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box):
+            box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        outer.addStretch(1)
+        self._attrs: dict | None = None
+        self._node_id: str | None = None
+        self._passes: tuple = ()
+        self._checks: tuple = ()
+        self._line: int | None = None
+        self._file = ""
+        self.show_node(None, None)
+
+    def _facts_form(self) -> QFormLayout:
+        """Kind, names, the path expression (with Copy), how it was created, the tensor and its source line."""
         form = QFormLayout()
         self.kind = QLabel()
         self.names = QLabel()
@@ -304,10 +341,12 @@ class Inspector(QScrollArea):
         form.addRow("Created", self.created)
         form.addRow("Tensor", self.meta)
         form.addRow("Source", self.source)
-        outer.addLayout(form)
         self._form = form
         self._path_row = path_row
+        return form
 
+    def _leaf_grad_box(self) -> QGroupBox:
+        """A leaf's accumulated ``.grad`` and its table of passes (before, delivered, after)."""
         # A leaf's accumulated .grad and its per-pass story come first: it is
         # what a user debugging a training loop looks for.
         self.leaf_box = QGroupBox(".grad (accumulated)")
@@ -325,13 +364,10 @@ class Inspector(QScrollArea):
         self.leaf_passes.setMaximumHeight(150)
         self.leaf_passes.setWordWrap(False)
         leaf_layout.addWidget(self.leaf_passes)
-        outer.addWidget(self.leaf_box)
+        return self.leaf_box
 
-        self.value_box = QGroupBox("Forward value")
-        self.value = TensorView("Forward value")
-        QVBoxLayout(self.value_box).addWidget(self.value)
-        outer.addWidget(self.value_box)
-
+    def _gradient_box(self) -> QGroupBox:
+        """The gradient of the pass picked: its status, value, what went to each input, the delta and the check."""
         self.grad_box = QGroupBox("Gradient")
         grad_layout = QVBoxLayout(self.grad_box)
         self.pass_picker = QComboBox()
@@ -356,30 +392,7 @@ class Inspector(QScrollArea):
         grad_layout.addWidget(self.grad_inputs)
         grad_layout.addWidget(self.pass_delta)
         grad_layout.addWidget(self.verification)
-        outer.addWidget(self.grad_box)
-
-        self.saved = QLabel()
-        self.saved.setWordWrap(True)
-        self.saved.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.saved_box = QGroupBox("Saved tensors")
-        QVBoxLayout(self.saved_box).addWidget(self.saved)
-        outer.addWidget(self.saved_box)
-
-        self.hooks = QLabel()
-        self.hooks.setWordWrap(True)
-        self.hooks_box = QGroupBox("Hooks")
-        QVBoxLayout(self.hooks_box).addWidget(self.hooks)
-        outer.addWidget(self.hooks_box)
-        for box in (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box):
-            box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
-        outer.addStretch(1)
-        self._attrs: dict | None = None
-        self._node_id: str | None = None
-        self._passes: tuple = ()
-        self._checks: tuple = ()
-        self._line: int | None = None
-        self._file = ""
-        self.show_node(None, None)
+        return self.grad_box
 
     # -- public ----------------------------------------------------------------------
     def show_node(self, node_id: str | None, attrs: dict | None, passes=(), checks=(), scopes=None,
@@ -412,6 +425,40 @@ class Inspector(QScrollArea):
             for box in boxes:
                 box.setVisible(False)
             return
+        self._show_facts(node_id, attrs, scopes)
+        self.value_box.setVisible(True)
+        self.value_box.setTitle("Value (leaf variable, end of run)" if attrs["kind"] == "leaf" else
+                                "Forward value (when the op ran)")
+        self.value.set_record(attrs.get("value"))
+        self._show_passes(attrs, passes, prefer_pass)
+        self.leaf_box.setVisible(attrs["kind"] == "leaf")
+        self.leaf_grad.set_record(attrs.get("grad"))
+        if attrs["kind"] == "leaf" and attrs.get("grad") is None:
+            self.leaf_grad.summary.setText(".grad is None")
+        self._fill_leaf_passes(attrs)
+        saved = attrs.get("saved", ())
+        self.saved_box.setVisible(bool(saved))
+        self.saved.setText("\n".join(
+            f"{s.name}: " + (s.tensor.short(width=50) if s.state == "tensor" else
+                             s.text if s.state == "value" else f"{s.state} ({s.text})")
+            for s in saved))
+        hooks = attrs.get("hooks", ())
+        self.hooks_box.setVisible(bool(hooks))
+        lines = []
+        for hook in hooks:
+            where = f" ({hook.source.where()})" if hook.source is not None else ""
+            by = " — registered by library code" if hook.library else ""
+            lines.append(f"{hook.kind}: {hook.qualname}{where}{by}")
+            for call in hook.calls:
+                before = call.before[0].short(width=30) if call.before and call.before[0] is not None else "None"
+                after = (call.after[0].short(width=30) if call.after and call.after[0] is not None else "None") \
+                    if call.changed else "unchanged"
+                how = " (changed in place)" if call.in_place else ""
+                lines.append(f"    pass {call.pass_index + 1}: before {before} → after {after}{how}")
+        self.hooks.setText("\n".join(lines))
+
+    def _show_facts(self, node_id: str, attrs: dict, scopes) -> None:
+        """The title and the form: kind, names (where each is held), path, how it was made, tensor, source."""
         self.title.setText(f"{short_op(attrs['op'])}  ({node_id})")
         kind = attrs["kind"] + (" (root)" if attrs["is_root"] else "")
         self.kind.setText(kind)
@@ -447,10 +494,9 @@ class Inspector(QScrollArea):
         self.source.setToolTip(f"Open {source.file} at line {source.line} (read-only)" if source is not None
                                and source.file else "Show this line in the editor")
         self.source.setEnabled(source is not None)
-        self.value_box.setVisible(True)
-        self.value_box.setTitle("Value (leaf variable, end of run)" if attrs["kind"] == "leaf" else
-                                "Forward value (when the op ran)")
-        self.value.set_record(value)
+
+    def _show_passes(self, attrs: dict, passes, prefer_pass: int | None) -> None:
+        """The pass picker (every pass that reached the node or raised on its path) and the pass it opens on."""
         self.pass_picker.blockSignals(True)
         self.pass_picker.clear()
         shown = sorted(set(attrs["grads"]) | set(attrs.get("accumulation") or {})
@@ -480,31 +526,6 @@ class Inspector(QScrollArea):
                 label.setText("")
                 label.setVisible(False)
         self.pass_picker.setVisible(bool(shown))
-        self.leaf_box.setVisible(attrs["kind"] == "leaf")
-        self.leaf_grad.set_record(attrs.get("grad"))
-        if attrs["kind"] == "leaf" and attrs.get("grad") is None:
-            self.leaf_grad.summary.setText(".grad is None")
-        self._fill_leaf_passes(attrs)
-        saved = attrs.get("saved", ())
-        self.saved_box.setVisible(bool(saved))
-        self.saved.setText("\n".join(
-            f"{s.name}: " + (s.tensor.short(width=50) if s.state == "tensor" else
-                             s.text if s.state == "value" else f"{s.state} ({s.text})")
-            for s in saved))
-        hooks = attrs.get("hooks", ())
-        self.hooks_box.setVisible(bool(hooks))
-        lines = []
-        for hook in hooks:
-            where = f" ({hook.source.where()})" if hook.source is not None else ""
-            by = " — registered by library code" if hook.library else ""
-            lines.append(f"{hook.kind}: {hook.qualname}{where}{by}")
-            for call in hook.calls:
-                before = call.before[0].short(width=30) if call.before and call.before[0] is not None else "None"
-                after = (call.after[0].short(width=30) if call.after and call.after[0] is not None else "None") \
-                    if call.changed else "unchanged"
-                how = " (changed in place)" if call.in_place else ""
-                lines.append(f"    pass {call.pass_index + 1}: before {before} → after {after}{how}")
-        self.hooks.setText("\n".join(lines))
 
     def _label_rows(self, texts: tuple[str, str, str, str], *, box: bool) -> None:
         """Name the form's rows for a node or for a module box; a box has no path or source line."""

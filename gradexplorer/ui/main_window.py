@@ -152,6 +152,47 @@ class MainWindow(QMainWindow):
         self.gradient_flow_pane = GradientFlowPane()
         self.plots_pane = PlotsPane()
 
+        self._lay_out_panes()
+
+        setup_menus(self)
+        self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
+        self.device_combo.currentIndexChanged.connect(self._on_device_combo_changed)
+        self.search_box.returnPressed.connect(self._on_search_box_return_pressed)
+        self.filter_combo.activated.connect(self._on_filter_combo_activated)
+        self.filter_mode_combo.activated.connect(self._on_filter_combo_activated)
+        self.colour_combo.activated.connect(self._on_colour_combo_activated)
+        self._make_status_bar()
+        #: The capture runs: worker thread, Stop, ticks and the program's output.
+        self.runs = RunController(self)
+        self._connect_panes()
+
+        self.editor.setPlainText(_WELCOME_HEADER + read_example("03_next_functions"))
+        self.editor.document().setModified(False)
+        self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
+        self._update_title()
+        self._view_job_running = False  # see _view_job
+        #: Every long job (save, open, export, autosave) runs here, off the GUI thread.
+        self.jobs = JobRunner(self)
+        self._autosave = AutosaveSlot(self.data_dir)
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setInterval(AUTOSAVE_SECONDS * 1000)
+        self._autosave_timer.timeout.connect(self.autosave_now)
+        self._autosave_timer.start()
+        self.idle_collector = IdleCollector(QApplication.instance(), lambda: self.is_running or self.jobs.busy,
+                                            parent=self)
+        self.jobs.busy_changed.connect(self._on_jobs_busy_changed)
+        self.resize(initial_size(QApplication.primaryScreen().availableGeometry()
+                                 if QApplication.primaryScreen() is not None else None))
+        if not self.settings.geometry.isEmpty():
+            self.restoreGeometry(self.settings.geometry)
+        if not self.settings.window_state.isEmpty():
+            self.restoreState(self.settings.window_state)
+        self.select_device(self.settings.last_device)
+        self._set_running(False)
+        self._show_run_settings()
+
+    def _lay_out_panes(self) -> None:
+        """The editor and console on the left, the graph in the middle, the inspector and the bottom tabs docked."""
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.sources)
         left.addWidget(self.console_pane)
@@ -186,13 +227,8 @@ class MainWindow(QMainWindow):
         self.resizeDocks([inspector_dock], [420], Qt.Orientation.Horizontal)
         self.resizeDocks([bottom_dock], [190], Qt.Orientation.Vertical)
 
-        setup_menus(self)
-        self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
-        self.device_combo.currentIndexChanged.connect(self._on_device_combo_changed)
-        self.search_box.returnPressed.connect(self._on_search_box_return_pressed)
-        self.filter_combo.activated.connect(self._on_filter_combo_activated)
-        self.filter_mode_combo.activated.connect(self._on_filter_combo_activated)
-        self.colour_combo.activated.connect(self._on_colour_combo_activated)
+    def _make_status_bar(self) -> None:
+        """The run status, how the program runs (arguments, folder) and an autosave problem, if any."""
         self.status = QLabel("Idle")
         self.status.setAccessibleName("Run status")
         self.statusBar().addWidget(self.status, 1)
@@ -204,8 +240,9 @@ class MainWindow(QMainWindow):
         self.autosave_label.setStyleSheet("color: #d73a49")
         self.statusBar().addPermanentWidget(self.autosave_label)
         self._autosave_problem: str | None = None
-        #: The capture runs: worker thread, Stop, ticks and the program's output.
-        self.runs = RunController(self)
+
+    def _connect_panes(self) -> None:
+        """The runs' signals to the window, and the panes to each other (clicks that show nodes and lines)."""
         self.runs.ticked.connect(self._on_runs_ticked)
         self.runs.output.connect(self.console.append_output)
         self.runs.picture_ready.connect(self._on_runs_picture_ready)
@@ -227,31 +264,6 @@ class MainWindow(QMainWindow):
         self.tensors_pane.node_requested.connect(self._on_tensors_pane_node_requested)
         self.gradient_flow_pane.node_requested.connect(self._on_tensors_pane_node_requested)
         self.tensors_pane.line_requested.connect(self.show_source)
-
-        self.editor.setPlainText(_WELCOME_HEADER + read_example("03_next_functions"))
-        self.editor.document().setModified(False)
-        self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
-        self._update_title()
-        self._view_job_running = False  # see _view_job
-        #: Every long job (save, open, export, autosave) runs here, off the GUI thread.
-        self.jobs = JobRunner(self)
-        self._autosave = AutosaveSlot(self.data_dir)
-        self._autosave_timer = QTimer(self)
-        self._autosave_timer.setInterval(AUTOSAVE_SECONDS * 1000)
-        self._autosave_timer.timeout.connect(self.autosave_now)
-        self._autosave_timer.start()
-        self.idle_collector = IdleCollector(QApplication.instance(), lambda: self.is_running or self.jobs.busy,
-                                            parent=self)
-        self.jobs.busy_changed.connect(self._on_jobs_busy_changed)
-        self.resize(initial_size(QApplication.primaryScreen().availableGeometry()
-                                 if QApplication.primaryScreen() is not None else None))
-        if not self.settings.geometry.isEmpty():
-            self.restoreGeometry(self.settings.geometry)
-        if not self.settings.window_state.isEmpty():
-            self.restoreState(self.settings.window_state)
-        self.select_device(self.settings.last_device)
-        self._set_running(False)
-        self._show_run_settings()
 
     # -- the capture on screen -----------------------------------------------------------
     @property

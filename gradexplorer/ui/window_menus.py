@@ -103,6 +103,19 @@ def setup_menus(window) -> None:
     """
     _make_actions(window)
     menu = window.menuBar()
+    _file_menu(window, menu)
+    _examples_menu(window, menu)
+    _run_menu(window, menu)
+    _graph_menu(window, menu)
+    _view_menu(window, menu)
+    help_menu = menu.addMenu("&Help")
+    help_menu.addAction(window.about_action)
+    _run_toolbar(window)
+    _find_toolbar(window)
+
+
+def _file_menu(window, menu) -> None:
+    """File: New, Open, Open Recent, Save, Save As, Export, Quit."""
     file_menu = menu.addMenu("&File")
     file_menu.addAction(window.new_action)
     file_menu.addAction(window.open_action)
@@ -114,6 +127,10 @@ def setup_menus(window) -> None:
         export_menu.addAction(action)
     file_menu.addSeparator()
     file_menu.addAction(window.quit_action)
+
+
+def _examples_menu(window, menu) -> None:
+    """Examples: one action per bundled example."""
     window.examples_menu = menu.addMenu("&Examples")
     window.example_actions = {}
     for path in example_paths():
@@ -121,6 +138,10 @@ def setup_menus(window) -> None:
         action.setData(str(path))
         action.triggered.connect(lambda _checked=False, p=path: window.load_example(p))
         window.example_actions[path.stem] = action
+
+
+def _run_menu(window, menu) -> None:
+    """Run: Run, Stop, the program's arguments and folder, the isolated engine's memory limit."""
     run_menu = menu.addMenu("&Run")
     run_menu.addAction(window.run_action)
     run_menu.addAction(window.stop_action)
@@ -138,6 +159,10 @@ def setup_menus(window) -> None:
     window.memory_limit_action = run_menu.addAction("Isolated Engine Memory Limit…")
     window.memory_limit_action.setStatusTip("How much memory code run in an isolated process may allocate")
     window.memory_limit_action.triggered.connect(window.set_memory_limit_with_dialog)
+
+
+def _graph_menu(window, menu) -> None:
+    """Graph: Find, Filter, Colour, the NaN searches, Collapse/Expand and Go To (with their keys)."""
     graph_menu = menu.addMenu("&Graph")
     graph_menu.addAction(window.find_action)
     filters = graph_menu.addMenu("&Filter")
@@ -174,6 +199,10 @@ def setup_menus(window) -> None:
     window.clear_selection_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     window.graph_view.addAction(window.clear_selection_action)
     window.clear_selection_action.triggered.connect(lambda _checked=False: window.graph_view.select_node(None))
+
+
+def _view_menu(window, menu) -> None:
+    """View: zoom, what the drawing shows (values, shapes, legend, minimap), the editor's wrapping."""
     view_menu = menu.addMenu("&View")
     for action in (window.zoom_in_action, window.zoom_out_action, window.fit_action):
         view_menu.addAction(action)
@@ -194,9 +223,9 @@ def setup_menus(window) -> None:
                                  "Wrap the editor's long lines at its edge instead of scrolling sideways")
     view_menu.addAction(window.wrap_action)
 
-    help_menu = menu.addMenu("&Help")
-    help_menu.addAction(window.about_action)
 
+def _run_toolbar(window) -> None:
+    """The Run toolbar: Run, Stop, the device and engine pickers, zoom."""
     toolbar = window.addToolBar("Run")
     toolbar.setObjectName("run_toolbar")
     toolbar.addAction(window.run_action)
@@ -224,6 +253,9 @@ def setup_menus(window) -> None:
         toolbar.addAction(action)
     toolbar.addWidget(QWidget())
 
+
+def _find_toolbar(window) -> None:
+    """The Find toolbar: the search box, the filter and what it does with the rest, the colouring."""
     find = window.addToolBar("Find")
     find.setObjectName("find_toolbar")
     window.search_box = QLineEdit()
