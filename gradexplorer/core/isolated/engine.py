@@ -471,6 +471,9 @@ class _ChildLink:
             self.readers[0].join(5)
         if state[key]:
             parts.read_announced(state["parts"])  # those announced before it said ``key``
+            preview, parts.partial.preview = parts.partial.preview, None
+            if preview is not None and on_preview is not None and not parts.refused:
+                on_preview(preview)  # it came with the rest: shown first all the same, as in the app's engine
         return state[key]
 
     def output(self) -> dict[str, str]:
@@ -554,8 +557,8 @@ def capture_isolated(
         ``on_preview(capture)``, in this thread, as soon as the child has sent
         what the first picture needs (its graph, passes, output and error:
         the pipeline's ``preview`` step), while it still makes the rest. The
-        capture returned later has the same graph object. Not called when the
-        whole capture arrived first.
+        capture returned later has the same graph object. Called once
+        (before the capture is read) even when the child was done first.
 
     Raises
     ------
