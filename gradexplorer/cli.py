@@ -120,41 +120,18 @@ def split_script_args(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
-class _TextTarget:
-    """Bytes written to a text stream (standard output, which a capture routes per thread: no ``.buffer``).
-
-    The document is handed over in whole items, so each piece is whole UTF-8.
-    """
-
-    def __init__(self, stream) -> None:
-        self.stream = stream
-
-    def write(self, data: bytes) -> int:
-        self.stream.write(data.decode("utf-8"))
-        return len(data)
-
-
-def _write_json(capture, out: str) -> int:
-    """Write ``capture``'s JSON document to ``out`` (``-``: standard output), a piece at a time.
-
-    Returns how many records were written without their values (the file's
-    value budget, as in a session).
-    """
+def _write_json(capture, out: str) -> None:
+    """Write ``capture``'s JSON document to ``out`` (``-``: standard output), a piece at a time."""
     from .core.io.capture_json import write_capture_document
 
     if out == "-":
-        summarised = write_capture_document(capture, _TextTarget(sys.stdout))
-        sys.stdout.flush()
-        return summarised
+        sys.stdout.flush()  # the report printed before goes first
+        write_capture_document(capture, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+        return
     from .core.io.files import write_atomic
 
-    summarised = [0]
-
-    def write(fh) -> None:
-        summarised[0] = write_capture_document(capture, fh)
-
-    write_atomic(Path(out), write)
-    return summarised[0]
+    write_atomic(Path(out), lambda fh: write_capture_document(capture, fh))
 
 
 def _run_capture(args) -> int:

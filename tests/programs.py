@@ -2,6 +2,17 @@
 
 import textwrap
 
+#: The seed notes' next_functions lesson: a=1.1, b=1.2, c=1.3 get 1.56, 1.43, 1.32; d's hook prints "d 1.3".
+SEED_LESSON = """\
+a = torch.tensor(1.1, requires_grad=True)
+b = torch.tensor(1.2, requires_grad=True)
+c = torch.tensor(1.3, requires_grad=True)
+d = a * b
+d.register_hook(lambda g: print("d", g.item()))
+e = d * c
+e.backward()
+"""
+
 #: Nested modules (model.2 is a Sequential inside the Sequential), one backward.
 MODEL = textwrap.dedent("""
     torch.manual_seed(0)

@@ -21,16 +21,10 @@ import pytest
 from gradexplorer import capture
 from gradexplorer.core.io.capture_json import capture_to_dict, write_capture_document
 from gradexplorer.core.io.session import read_session_text
+from tests.programs import SEED_LESSON
 
-SEED_AND_ODD_VALUES = textwrap.dedent("""
-    import torch
-    a = torch.tensor(1.1, requires_grad=True)
-    b = torch.tensor(1.2, requires_grad=True)
-    c = torch.tensor(1.3, requires_grad=True)
-    d = a * b
-    d.register_hook(lambda g: print("d's gradient", g))
-    e = d * c
-    e.backward()
+#: The seed lesson, then values JSON has no numbers for, and complex ones.
+SEED_AND_ODD_VALUES = SEED_LESSON + textwrap.dedent("""\
     odd = torch.tensor([float("nan"), float("inf"), -float("inf"), 2.0], requires_grad=True)
     (odd * 2).sum().backward()
     z = torch.tensor([1 + 2j, 3 - 1j], requires_grad=True)
@@ -122,7 +116,7 @@ def test_writing_never_holds_the_whole_document():
 
 def test_the_cli_streams_to_standard_output_and_to_a_file(tmp_path):
     script = tmp_path / "seed.py"
-    script.write_text(SEED_AND_ODD_VALUES, encoding="utf-8")
+    script.write_text("import torch\n" + SEED_AND_ODD_VALUES, encoding="utf-8")  # as python would run it
     out = subprocess.run([sys.executable, "-m", "gradexplorer", "capture", str(script), "--json", "-"],
                          capture_output=True, timeout=300)
     assert out.returncode == 0, out.stderr

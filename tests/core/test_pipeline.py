@@ -12,20 +12,13 @@ import gradexplorer
 from gradexplorer import ScriptRun, capture
 from gradexplorer.core.pipeline import STEPS, run_steps
 from gradexplorer.core.pipeline.steps import Step
+from tests.programs import SEED_LESSON
 from tests.projects.corpus import CORPUS, copy_project
 
 #: What the run hands the build (:func:`gradexplorer.core.pipeline.compose.build_capture`).
 RUN_FACTS = {"trace", "namespace", "program", "text", "records"}
 
-SEED = """\
-a = torch.tensor(1.1, requires_grad=True)
-b = torch.tensor(1.2, requires_grad=True)
-c = torch.tensor(1.3, requires_grad=True)
-d = a * b
-d.register_hook(lambda g: print("d", g.item()))
-e = d * c
-e.backward()
-"""
+SEED = SEED_LESSON
 
 
 def test_each_step_reads_only_the_run_and_earlier_steps():

@@ -66,6 +66,17 @@ def _start_and_wait_for_the_picture(qtbot, window, gate: Gate) -> None:
     assert window.is_running and window.result is not None and not window.result.complete
 
 
+def _open_mlp_project(window, tmp_path):
+    """Open the corpus's mlp_argparse/train.py, to run with ``--steps 1`` from another folder (returned)."""
+    folder = copy_project(next(p for p in CORPUS if p.name == "mlp_argparse"), tmp_path / "project")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert window.open_path(folder / "train.py")
+    window.set_run_arguments(["--steps", "1"])
+    window.set_working_folder(str(elsewhere))
+    return elsewhere
+
+
 def _click(qtbot, window, node_id: str) -> None:
     window.show_nodes([node_id])
     item = window.graph_view.items_by_id[node_id]
@@ -77,12 +88,7 @@ def _click(qtbot, window, node_id: str) -> None:
 
 def test_a_projects_picture_is_drawn_before_its_explanations_and_the_panes_fill_in(qtbot, window, tmp_path, gate):
     """train.py with its model in main()'s locals, run from another folder, with arguments."""
-    folder = copy_project(next(p for p in CORPUS if p.name == "mlp_argparse"), tmp_path / "project")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    assert window.open_path(folder / "train.py")
-    window.set_run_arguments(["--steps", "1"])
-    window.set_working_folder(str(elsewhere))
+    elsewhere = _open_mlp_project(window, tmp_path)
 
     _start_and_wait_for_the_picture(qtbot, window, gate)
     preview = window.result.capture
@@ -250,12 +256,7 @@ def test_a_run_started_right_after_another_supersedes_its_autosave(qtbot, window
 
 def test_the_isolated_engine_draws_its_childs_preview_first_and_fills_the_panes_after(qtbot, window, tmp_path):
     """train.py with its model in main()'s locals, run from another folder, in the isolated engine's process."""
-    folder = copy_project(next(p for p in CORPUS if p.name == "mlp_argparse"), tmp_path / "project")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    assert window.open_path(folder / "train.py")
-    window.set_run_arguments(["--steps", "1"])
-    window.set_working_folder(str(elsewhere))
+    elsewhere = _open_mlp_project(window, tmp_path)
     window.engine_combo.setCurrentIndex(window.engine_combo.findData("isolated"))
     seen: dict = {}
 

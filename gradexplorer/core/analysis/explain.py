@@ -21,7 +21,7 @@ import re
 
 from ..records.explanations import REASONS, Explanation
 from ..records.source import SourceLine
-from .accounting import classify_leaf, leaf_steps, leaf_steps_of, since_last_reset
+from .accounting import classify_leaf, leaf_steps_of, since_last_reset
 
 __all__ = ["explain_capture"]
 
@@ -210,7 +210,7 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
                 f"{name} is a leaf that requires grad{_where(origin)}, but no backward pass ran, so its .grad is None.",
                 line)
     attrs = attrs or {}
-    steps = leaf_steps_of(capture.graph, info.node) if info.node is not None else leaf_steps({})
+    steps = leaf_steps_of(capture.graph, info.node) if info.node is not None else ()
     reached = [s for s in steps if s.delivered is not None or s.effect != "none"]
     on_path = set(attrs.get("on_path", ()))
     if not reached:

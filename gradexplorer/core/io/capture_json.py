@@ -35,6 +35,7 @@ import torch
 
 from ..records.figures import FigureImage
 from ..records.tensors import TensorRecord, TensorStats, fill_stats, finite_norm
+from .container import _dumps_line
 
 __all__ = ["DEFAULT_FILE_VALUES", "FORMAT", "PAIRED_DTYPES", "SCHEMA_VERSION", "VALUE_DTYPES", "InlineValues",
            "TensorSink", "capture_to_dict", "encode_line", "record_to_dict", "send_nodes", "stats_to_dict",
@@ -502,7 +503,8 @@ def _edges(graph):
         yield {"source": u, "target": v, "slot": d["slot"], "input_nr": d["input_nr"], "slots": list(d["slots"])}
 
 
-def capture_to_dict(capture, *, sink: TensorSink | None = None, nodes_sent: bool = False) -> dict[str, Any]:
+def capture_to_dict(capture, *, sink: TensorSink | InlineValues | None = None,
+                    nodes_sent: bool = False) -> dict[str, Any]:
     """The whole capture as a JSON-ready dict (see docs/capture-json.md).
 
     With ``sink``, tensor values go to its binary table (records carry a
@@ -515,28 +517,31 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None, nodes_sent: bool
     the document's ``records`` are those that came after the last part.
 
     Without ``sink`` every value is inline and nothing is capped by a file
-    budget: for a capture of any size, :func:`write_capture_document` writes
-    the same document a piece at a time, within a budget.
+    budget; with an :class:`InlineValues` they are inline within its budget
+    (a format-1 session). For a capture of any size,
+    :func:`write_capture_document` writes the same document a piece at a
+    time, within a budget.
     """
     graph = capture.graph
+    inline = not isinstance(sink, TensorSink)
     nodes = []
-    if sink is not None and not nodes_sent:
+    if inline:
+        nodes = list(_inline_nodes(graph, sink))
+    elif not nodes_sent:
         nodes = list(_node_lines(graph, sink))
-    elif sink is None:
-        nodes = list(_inline_nodes(graph, None))
     document = {
         **_head(capture),
         "nodes": nodes,
         "edges": list(_edges(graph)),
         "value_elements": capture.value_elements,
         "passes": to_jsonable(capture.passes, sink),
-        "tensors": (to_jsonable(capture.tensors) if sink is None
+        "tensors": (to_jsonable(capture.tensors, sink) if inline
                     else [encode_line(info, sink) for info in capture.tensors]),
-        "explanations": (to_jsonable(capture.explanations) if sink is None
+        "explanations": (to_jsonable(capture.explanations) if inline
                          else [encode_line(explanation, sink) for explanation in capture.explanations]),
         "modules": to_jsonable(capture.modules, sink),
     }
-    if sink is not None:
+    if not inline:
         sink.fill_stats()
         document["records"] = sink.records
     return document
@@ -544,14 +549,6 @@ def capture_to_dict(capture, *, sink: TensorSink | None = None, nodes_sent: bool
 
 #: Bytes of encoded items gathered before they are handed to the file.
 _PIECE_BYTES = 1 << 20
-
-
-def _dumps(value: Any) -> bytes:
-    """JSON text of an item made by :func:`to_jsonable` (floats already spelled, so orjson loses nothing)."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-    except orjson.JSONEncodeError as exc:  # an integer beyond 64 bits, a lone surrogate: which readers refuse
-        raise ValueError(f"cannot be saved as JSON: {exc}") from None
 
 
 def write_capture_document(capture, fh: BinaryIO, *, file_values: int = DEFAULT_FILE_VALUES) -> int:
@@ -581,17 +578,17 @@ def write_capture_document(capture, fh: BinaryIO, *, file_values: int = DEFAULT_
     fh.write(b"{")
     first = True
     for key, value in {**_head(capture), **lists}.items():
-        fh.write((b"" if first else b",") + _dumps(key) + b":")
+        fh.write((b"" if first else b",") + _dumps_line(key, spelled=True) + b":")
         first = False
         if not isinstance(value, collections.abc.Iterator):
-            fh.write(_dumps(value))
+            fh.write(_dumps_line(value, spelled=True))
             continue
         fh.write(b"[")
         piece: list[bytes] = []
         size = 0
         separator = b""
         for item in value:
-            text = _dumps(item)
+            text = _dumps_line(item, spelled=True)
             piece.append(text)
             size += len(text) + 1
             if size >= _PIECE_BYTES:

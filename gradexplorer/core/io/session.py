@@ -108,7 +108,7 @@ from ..records.capture import Capture
 from ..records.errors import DocumentError
 from .capture_json import FORMAT as CAPTURE_FORMAT
 from .capture_json import SCHEMA_VERSION as CAPTURE_SCHEMA
-from .capture_json import DEFAULT_FILE_VALUES, TensorSink, capture_to_dict
+from .capture_json import DEFAULT_FILE_VALUES, InlineValues, TensorSink, capture_to_dict
 from .container import (
     _DOCUMENT,
     _LINE_KEYS,
@@ -182,29 +182,6 @@ class Session:
 
 
 # --------------------------------------------------------------------------- saving
-def _budget_records(obj: Any, budget: list[int], summarised: list[int], file_values: int) -> Any:
-    """Walk a JSON-ready document in document order; drop values of records once the file budget is used."""
-    stack = [obj]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            values = item.get("values") if "dtype" in item and "shape" in item else None
-            if values is not None:
-                count = math.prod(item["shape"]) if item["shape"] else 1
-                if count > budget[0]:
-                    item["values"] = None
-                    note = f"values not saved: the file's {file_values:,}-value budget was used"
-                    item["note"] = f"{item['note']}; {note}" if item.get("note") else note
-                    summarised[0] += 1
-                else:
-                    budget[0] -= count
-                continue
-            stack.extend(reversed(list(item.values())))  # reversed: the first key is popped first
-        elif isinstance(item, list):
-            stack.extend(reversed(item))
-    return obj
-
-
 def session_to_dict(session: Session, *, file_values: int = DEFAULT_FILE_VALUES,
                     sink: TensorSink | None = None, nodes_sent: bool = False) -> dict[str, Any]:
     """The session as a JSON-ready document (values within the file budget).
@@ -214,13 +191,9 @@ def session_to_dict(session: Session, *, file_values: int = DEFAULT_FILE_VALUES,
     ``nodes_sent`` says the graph nodes went ahead in parts already (see
     :func:`~gradexplorer.core.io.capture_json.capture_to_dict`).
     """
-    captured = capture_to_dict(session.capture, sink=sink, nodes_sent=nodes_sent)
-    if sink is None:
-        budget, summarised = [file_values], [0]
-        _budget_records(captured, budget, summarised, file_values)
-        summarised_records = summarised[0]
-    else:
-        summarised_records = sink.summarised
+    values = sink if sink is not None else InlineValues(file_values)
+    captured = capture_to_dict(session.capture, sink=values, nodes_sent=nodes_sent)
+    summarised_records = values.summarised
     return {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,

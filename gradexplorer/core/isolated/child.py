@@ -239,8 +239,7 @@ class _GraphSender:
         # of the parameters' gradients, for the gradient-flow pane (the overview needs norms only, which
         # always go).
         sink = TensorSink(DEFAULT_FILE_VALUES, defer_stats=True, stats_first=parameter_gradients(graph, pass_count))
-        send_part = self.send_part
-        send_nodes(graph, sink, send_part)
+        send_nodes(graph, sink, self.send_part)
         self.sink, self.seconds = sink, time.perf_counter() - started
 
     def on_step(self, step: str, made: dict) -> None:
@@ -346,7 +345,6 @@ def main(argv: list[str]) -> int:
     filename = job["filename"]
     real_exit = _report_exit_line(filename, channel)
     sender = _GraphSender(job, channel)
-    send_graph = sender.send_graph
     # As in the app: the objects the graph build made are frozen, not traversed by a collection, when it ends.
     freeze_after_pauses()
     # The program's objects are never freed (this process ends with os._exit): 0.03 s saved at 10k nodes.
@@ -354,7 +352,7 @@ def main(argv: list[str]) -> int:
     cap = capture(job["code"], device=job["device"], filename=filename,
                   run=ScriptRun(tuple(job.get("args", ())), job.get("cwd") or None),
                   on_output=channel.emit_output, read_input=_no_input,
-                  leftovers=leftovers, on_graph=send_graph, on_step=sender.on_step)
+                  leftovers=leftovers, on_graph=sender.send_graph, on_step=sender.on_step)
     session = Session(code=job["code"], device=cap.device, capture=cap, filename=filename)
     started = time.perf_counter()
     # No cyclic GC meanwhile: encoding makes many small objects next to the whole capture (as save_session).

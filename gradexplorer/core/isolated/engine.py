@@ -272,6 +272,12 @@ class _Parts:
         """End the collector's pause (idempotent)."""
         self._pause.close()
 
+    def hand_preview(self, on_preview: Callable[[Capture], None] | None) -> None:
+        """Give the preview a part brought to ``on_preview``, once (nothing after a refused part)."""
+        preview, self.partial.preview = self.partial.preview, None
+        if preview is not None and on_preview is not None and not self.refused:
+            on_preview(preview)
+
     def read_announced(self, announced: int) -> None:
         """Check every part the child said it wrote (``announced`` of them), in order, until one is refused.
 
@@ -462,18 +468,14 @@ class _ChildLink:
             news.clear()
             if parts.read < state["parts"]:  # one part (about 0.1 s), then look at Stop again
                 parts.read_announced(parts.read + 1)
-                preview, parts.partial.preview = parts.partial.preview, None
-                if preview is not None and on_preview is not None and not parts.refused:
-                    on_preview(preview)
+                parts.hand_preview(on_preview)
                 continue
             news.wait(_POLL)
         if not state[key]:  # it ended: its last lines may still be on their way through the pipe
             self.readers[0].join(5)
         if state[key]:
             parts.read_announced(state["parts"])  # those announced before it said ``key``
-            preview, parts.partial.preview = parts.partial.preview, None
-            if preview is not None and on_preview is not None and not parts.refused:
-                on_preview(preview)  # it came with the rest: shown first all the same, as in the app's engine
+            parts.hand_preview(on_preview)  # it came with the rest: shown first all the same, as in the app's engine
         return state[key]
 
     def output(self) -> dict[str, str]:
