@@ -70,7 +70,7 @@ from torch.overrides import TorchFunctionMode
 
 from ..graph.autograd_nodes import edge_of, grad_fn_of, is_accumulator
 from ..records.errors import CaptureStopped
-from ..records.tensors import PendingRecord, SnapshotBuffer
+from ..records.tensors import GradientSummaries, PendingRecord, SnapshotBuffer, TensorRecord
 
 if TYPE_CHECKING:
     from .project import Project
@@ -339,24 +339,28 @@ class _GradTap:
     """gradexplorer's own post hook: keeps a node's gradients of one pass.
 
     It returns ``None``, which tells autograd to keep the gradients as they
-    are, so it can never change a result. It only stores the tuples autograd
-    passes in (the cheapest thing a hook can do: this runs once per node per
-    pass); the graph build turns them into records, sharing one record per
-    tensor (a node's input gradient is often the very tensor its child
-    receives). Holding the tensors is safe: autograd never accumulates in
-    place into a gradient someone else references.
+    are, so it can never change a result. It stores the tuples autograd
+    passes in (this runs once per node per pass), with each tensor over the
+    value cap replaced by its record, made now (:class:`GradientSummaries`:
+    holding them all for later is what made a large capture's memory several
+    times the program's); the graph build turns the rest into records,
+    sharing one record per tensor (a node's input gradient is often the very
+    tensor its child receives). Holding the small tensors is safe: autograd
+    never accumulates in place into a gradient someone else references.
     """
 
-    __slots__ = ("node", "grads")
+    __slots__ = ("node", "grads", "summaries")
     __gradexplorer__ = True
 
-    def __init__(self, node: Node, grads: dict) -> None:
+    def __init__(self, node: Node, grads: dict, summaries: GradientSummaries) -> None:
         self.node = node
         self.grads = grads
+        self.summaries = summaries
 
     def __call__(self, grad_inputs, grad_outputs):
         # Insertion order of ``grads`` is the order autograd ran the nodes in.
-        self.grads[self.node] = (grad_inputs, grad_outputs)
+        summaries = self.summaries
+        self.grads[self.node] = (summaries(grad_inputs), summaries(grad_outputs))
         return None
 
 
@@ -366,7 +370,10 @@ class _LeafTap(_GradTap):
     AccumulateGrad may store the incoming tensor itself as ``.grad`` (when
     nothing else references it) and a later pass then adds into it in place
     (``variable_grad += new_grad`` in torch's accumulate_grad.h), so a
-    reference would show the final sum for the first pass.
+    reference would show the final sum for the first pass. Copies over the
+    value cap too, unlike :class:`_GradTap`: the leaf's pass-by-pass account
+    adds them to ``.grad`` before the pass to tell "added" from "changed"
+    (one copy per parameter and pass, what the program's ``.grad`` holds).
     """
 
     __slots__ = ()
@@ -378,8 +385,19 @@ class _LeafTap(_GradTap):
 
 
 def _summed(tensors: list | None):
-    """What autograd's input buffer holds for one output: the gradients sent to it, added up."""
-    return functools.reduce(operator.add, tensors) if tensors else None
+    """What autograd's input buffer holds for one output: the gradients sent to it, added up.
+
+    A gradient over the value cap was kept as its record (:class:`GradientSummaries`): one alone is
+    the sum; several cannot be added up any more, and the record made says so.
+    """
+    if not tensors:
+        return None
+    if len(tensors) == 1 or not any(type(t) is TensorRecord for t in tensors):
+        return functools.reduce(operator.add, tensors)
+    kept = next(t for t in tensors if type(t) is TensorRecord)  # every one has the slot's shape and dtype
+    return TensorRecord(kept.shape, kept.dtype, kept.device, False, None, None,
+                        f"the sum of the {len(tensors)} gradients sent here: they were over the value cap, "
+                        "kept as statistics only, so their sum is not known")
 
 
 def _copy_grad(t) -> torch.Tensor | None:
@@ -1028,7 +1046,7 @@ class Recorder(TorchFunctionMode):
             if grad_inputs is None:
                 continue
             for (child, nr), grad in zip(node.next_functions, grad_inputs):
-                if child is not None and child not in grads and isinstance(grad, torch.Tensor):
+                if child is not None and child not in grads and isinstance(grad, (torch.Tensor, TensorRecord)):
                     incoming.setdefault(child, {}).setdefault(nr, []).append(grad)
         if not incoming:
             return
@@ -1067,13 +1085,14 @@ class Recorder(TorchFunctionMode):
         handles = []
         seen = record.reachable
         grads = record.node_grads
+        summaries = GradientSummaries(self.snapshots.value_elements)
         stack = [node for node, _ in record.roots]
         while stack:
             node = stack.pop()
             if node in seen:
                 continue
             seen[node] = None
-            tap = _LeafTap(node, grads) if is_accumulator(node) else _GradTap(node, grads)
+            tap = (_LeafTap if is_accumulator(node) else _GradTap)(node, grads, summaries)
             handles.append(node.register_hook(tap))
             for child, _ in node.next_functions:
                 if child is not None and child not in seen:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import threading
+import weakref
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -470,23 +471,45 @@ def _numpy_stats(t: torch.Tensor) -> TensorStats:
     Measured here on 16,384 float32 values: about 20 us, against about 200 us
     for the torch reductions (``std_mean`` alone costs 100 us on CPU).
     """
-    flat = t.detach().reshape(-1)
-    if flat.dtype in (torch.bfloat16, torch.float16, torch.bool):
-        flat = flat.float()
-    values = flat.numpy()
-    head = tuple(values[:EDGE_VALUES].tolist())
-    tail = tuple(values[-EDGE_VALUES:].tolist()) if values.size > EDGE_VALUES else ()
+    t = t.detach()
+    if t.dtype in (torch.bfloat16, torch.float16, torch.bool):
+        t = t.float()
+    return _array_stats(t.numpy())
+
+
+def _array_stats(array: np.ndarray, *, any_order: bool = False) -> TensorStats:
+    """:class:`TensorStats` of a numpy array, in four passes over values that are all finite.
+
+    The smallest and largest value come first: a NaN or Inf anywhere shows
+    in them, which spares a pass looking for one. Values are summed in the
+    array's flattened order, so that statistics computed again from the
+    same values (a session reopened, whose values are stored in that order)
+    agree to the last bit. With ``any_order`` a transposed or permuted array
+    is read in memory order instead, without the copy flattening makes (the
+    sums may differ in the last bits): for records whose values are not
+    kept (:class:`GradientSummaries`, tens of thousands per backward pass).
+    """
+    values = _memory_order(array) if any_order else None
+    if values is None:
+        values = array.reshape(-1)
+        head = tuple(values[:EDGE_VALUES].tolist())
+        tail = tuple(values[-EDGE_VALUES:].tolist()) if values.size > EDGE_VALUES else ()
+    else:
+        head, tail = _edges(array)
     nan_count = inf_count = 0
-    if values.dtype.kind == "f":
-        finite_mask = np.isfinite(values)
-        if not finite_mask.all():
-            nan_count = int(np.isnan(values).sum())
-            inf_count = int(values.size - finite_mask.sum() - nan_count)
-            values = values[finite_mask]
     if values.size == 0:
-        return TensorStats(None, None, None, None, nan_count, inf_count, head, tail)
+        return TensorStats(None, None, None, None, 0, 0, head, tail)
+    low, high = values.min(), values.max()
+    if values.dtype.kind == "f" and not (math.isfinite(low) and math.isfinite(high)):  # NaN/Inf among them
+        finite_mask = np.isfinite(values)
+        nan_count = int(np.isnan(values).sum())
+        inf_count = int(values.size - finite_mask.sum() - nan_count)
+        values = values[finite_mask]
+        if values.size == 0:
+            return TensorStats(None, None, None, None, nan_count, inf_count, head, tail)
+        low, high = values.min(), values.max()
     n = values.size
-    low, high = float(values.min()), float(values.max())
+    low, high = float(low), float(high)
     if max(abs(low), abs(high)) > _SQUARE_SAFE:  # float64 values whose squares overflow
         mean, std = _scaled_mean_std(values.astype(np.float64), n)
         return TensorStats(low, high, mean, std, nan_count, inf_count, head, tail)
@@ -502,14 +525,36 @@ def _numpy_stats(t: torch.Tensor) -> TensorStats:
         # float32 squares overflow above about 1.8e19 (torch.finfo(float32).min, every Hugging Face
         # attention mask, gave std = inf and a numpy warning on stderr): those go to float64.
         wide = values.dtype.kind != "f" or (values.dtype == np.float32 and max(abs(low), abs(high)) > 1e18)
-        squares = float(np.dot(values.astype(np.float64), values.astype(np.float64))) if wide else float(
-            np.dot(values, values))
+        squares = float(np.dot(values.astype(np.float64), values.astype(np.float64)) if wide else np.dot(values, values))
         variance = (squares - n * mean * mean) / (n - 1)
         if variance <= 0.05 * mean * mean:
             centred = values.astype(np.float64) - mean
             variance = float(np.dot(centred, centred)) / (n - 1)
         std = math.sqrt(max(variance, 0.0))
     return TensorStats(low, high, mean, std, nan_count, inf_count, head, tail)
+
+
+def _memory_order(array: np.ndarray) -> np.ndarray | None:
+    """A 1-d view of ``array``'s values in memory order, when they fill their memory without gaps; else None.
+
+    A transposed or permuted tensor (most gradients a ``transpose`` or
+    ``permute`` sends back) is contiguous once its axes are put in
+    decreasing stride order: its values can be read without the copy
+    ``reshape(-1)`` makes. Statistics other than the first and last values
+    do not depend on the order.
+    """
+    if array.flags.c_contiguous:
+        return array.reshape(-1)
+    permuted = array.transpose(sorted(range(array.ndim), key=lambda axis: -array.strides[axis]))
+    return permuted.reshape(-1) if permuted.flags.c_contiguous else None
+
+
+def _edges(array: np.ndarray) -> tuple[tuple, tuple]:
+    """The first and last :data:`EDGE_VALUES` values of ``array`` in flattened (C) order, without flattening it."""
+    size = array.size
+    head = tuple(array.flat[:EDGE_VALUES].tolist())
+    tail = tuple(array.flat[size - EDGE_VALUES:].tolist()) if size > EDGE_VALUES else ()
+    return head, tail
 
 
 def _chunks(t: torch.Tensor, chunk: int):
@@ -804,6 +849,108 @@ class RecordMaker:
         record = summarize_tensor(t, value_elements=self.value_elements, alias=True)
         self._made[id(t)] = (t, version, record)
         return record
+
+
+class GradientSummaries:
+    """Gradients over the value cap, summarised the moment autograd hands them over, then let go.
+
+    A backward pass sends one gradient per edge, and autograd frees each as
+    soon as the node it was sent to has run. A capture that kept them all for
+    their statistics later held every gradient of the pass at once: at
+    50,000 nodes, 1.8 GB of tensors the program itself never holds together
+    (a ``select``'s gradient is its whole input, zeros but one row). Over the
+    cap a record keeps statistics only, so they are made now, from the live
+    tensor, and the tensor is not kept. Values under the cap are kept as
+    they are (they are the record's data anyway).
+
+    Made once per tensor and once per memory: a gradient one node sends is
+    usually the very tensor the next node receives (one record, shared by
+    both ends of the edge, as :class:`RecordMaker` does after the run), and
+    what a ``view``, ``transpose`` or ``squeeze`` sends back is the gradient
+    it got, in the same memory: the same values, whose statistics are not
+    computed again (only the first and last values, in the new order). A
+    weak reference to the tensor first summarised, alive and at the same
+    version, proves the memory still holds those values.
+
+    Parameters
+    ----------
+    value_elements : int
+        See :data:`DEFAULT_VALUE_ELEMENTS`.
+    """
+
+    __slots__ = ("value_elements", "_made", "_memory")
+
+    def __init__(self, value_elements: int = DEFAULT_VALUE_ELEMENTS) -> None:
+        self.value_elements = value_elements
+        self._made: dict[int, tuple[weakref.ref, int, TensorRecord]] = {}
+        # (address, elements, dtype) of values filling their memory -> (the tensor, its version, its record,
+        # whether it was contiguous)
+        self._memory: dict[tuple, tuple[weakref.ref, int, TensorRecord, bool]] = {}
+
+    def __call__(self, grads: tuple | None) -> tuple | None:
+        """``grads`` with each tensor over the cap replaced by its record (the same tuple when there is none)."""
+        if grads is None:
+            return None
+        cap = self.value_elements
+        for g in grads:
+            if g is not None and g.numel() > cap:
+                break
+        else:
+            return grads
+        return tuple(g if g is None or g.numel() <= cap else self.record(g) for g in grads)
+
+    def record(self, t: torch.Tensor) -> TensorRecord:
+        """The record of ``t``'s values now (the one made before for the same tensor and version)."""
+        try:
+            version = t._version
+        except RuntimeError:  # an inference tensor keeps no version counter: described each time
+            return summarize_tensor(t, value_elements=self.value_elements)
+        made = self._made.get(id(t))
+        if made is not None and made[0]() is t and made[1] == version:
+            return made[2]
+        dense = t.dtype in _SHARED_DTYPES and t.is_cpu and t.layout is _STRIDED and not t.is_neg()
+        array = t.detach().numpy() if dense else None
+        if array is not None and not array.flags.c_contiguous and _memory_order(array) is None:
+            array = None  # gaps or repeats (a slice, an expand): its values are not its memory's
+        key = (t.data_ptr(), t.numel(), t.dtype) if array is not None else None
+        record = None if key is None else self._same_memory(t, key, array)
+        if record is None and key is not None and _PYTHON_STATS_ELEMENTS < key[1] <= STREAM_ELEMENTS:
+            # What summarize_tensor does for such a tensor, from the array already in hand.
+            record = TensorRecord(tuple(t.shape), _dtype_name(t.dtype), "cpu", t.requires_grad,
+                                  _array_stats(array, any_order=True), None, _capped_note(key[1], self.value_elements))
+            self._memory[key] = (weakref.ref(t), version, record, array.flags.c_contiguous)
+        elif record is None:
+            record = summarize_tensor(t, value_elements=self.value_elements)
+        self._made[id(t)] = (weakref.ref(t), version, record)
+        return record
+
+    def _same_memory(self, t: torch.Tensor, key: tuple, array: np.ndarray) -> TensorRecord | None:
+        """A record of ``t`` from the statistics of the tensor summarised before in the same memory, if any."""
+        seen = self._memory.get(key)
+        if seen is None:
+            return None
+        ref, version, record, contiguous = seen
+        first = ref()
+        if first is None or first._version != version:
+            return None  # freed (the address may hold other values now), or changed since
+        return TensorRecord(tuple(t.shape), record.dtype, record.device, t.requires_grad,
+                            _shared_stats(record.summary, contiguous, array), None, record.note)
+
+
+def _shared_stats(stats: TensorStats, contiguous: bool, array: np.ndarray) -> TensorStats:
+    """``stats`` of values in the same memory as ``array``'s (``contiguous``: theirs were), in ``array``'s order.
+
+    Only the first and last values depend on the order.
+    """
+    if contiguous and array.flags.c_contiguous:
+        return stats
+    head, tail = _edges(array)
+    return TensorStats(stats.min, stats.max, stats.mean, stats.std, stats.nan_count, stats.inf_count, head, tail)
+
+
+#: The dtypes whose records :class:`GradientSummaries` shares between tensors in the same memory (read by
+#: numpy as they are).
+_SHARED_DTYPES = frozenset((torch.float32, torch.float64))
 
 
 class PendingRecord:
