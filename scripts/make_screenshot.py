@@ -4,6 +4,7 @@ Usage::
 
     python scripts/make_screenshot.py [OUT.png]    (default docs/screenshot.png)
     python scripts/make_screenshot.py --docs [DIR] (every docs picture, default docs/)
+    python scripts/make_screenshot.py --replay [DIR] (the replay pictures only)
 
 The first form draws the next_functions example with node c selected. The
 second also draws a real multi-file project, a 3-step CNN loop on its last
@@ -172,6 +173,20 @@ plt.show()
 """
 
 
+def replay_pictures(window, app, folder: Path) -> None:
+    """The seed lesson's backward pass replayed: one picture per step (``replay-seed-1.png`` ...)."""
+    from tests.programs import SEED_LESSON
+
+    folder.mkdir(parents=True, exist_ok=True)
+    _run(window, SEED_LESSON)
+    window.graph_view.fit()
+    bar = window.replay.bar
+    for step in range(5):
+        bar.forward_action.trigger()
+        _save(window, app, folder / f"replay-seed-{step + 1}.png")
+    window.replay.stop()
+
+
 def dark_pictures(window, app, folder: Path) -> None:
     """The ResNet overview with a dark palette: boxes, legend and minimap follow it."""
     from PySide6.QtGui import QColor, QPalette
@@ -203,6 +218,9 @@ def main() -> int:
     window.show()
     if args and args[0] == "--docs":
         docs_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
+        replay_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
+    elif args and args[0] == "--replay":
+        replay_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
     else:
         readme_picture(window, app, Path(args[0]) if args else DOCS / "screenshot.png")
     window.shutdown()

@@ -49,3 +49,18 @@ for step in range(3):
     loss.backward()
     opt.step()
 """
+
+
+def write_project(tmp_path, files: dict[str, str], script: str = "train.py"):
+    """A project folder of ``files`` (name -> text) and an empty folder elsewhere to run it from.
+
+    Returns ``(the script's path, the other folder)``: the script runs as ``python SCRIPT`` would from a
+    folder that is not its own (its imports are found beside it, not in the working folder).
+    """
+    project = tmp_path / "proj"
+    project.mkdir()
+    for name, text in files.items():
+        (project / name).write_text(text, encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    return project / script, elsewhere

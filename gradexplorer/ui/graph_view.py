@@ -326,12 +326,12 @@ class EdgeLabels(QGraphicsItem):
     """Every edge's shape label in one item: painted only where the view exposes them (10,000 edges cost
     one item, not 10,000)."""
 
-    def __init__(self, labels, dark: bool) -> None:
+    def __init__(self, labels, dark: bool, colour: QColor | None = None) -> None:
         super().__init__()
         #: ``edge -> text`` (tests read them).
         self.labels = {edge: text for edge, _, text in labels}
         self._placed = [(point, text) for _, point, text in labels]
-        self._colour = QColor("#8b949e" if dark else "#57606a")
+        self._colour = colour if colour is not None else QColor("#8b949e" if dark else "#57606a")
         xs = [p.x() for p, _ in self._placed] or [0.0]
         ys = [p.y() for p, _ in self._placed] or [0.0]
         self._bounds = QRectF(min(xs) - 4, min(ys) - CAPTION_PIXELS, max(xs) - min(xs) + 200,
@@ -553,10 +553,37 @@ class GraphView(QGraphicsView):
         """The shape drawn beside each edge now (empty when Shapes on Edges is off)."""
         return dict(self._shape_item.labels) if self._shape_item is not None else {}
 
+    def edge_path(self, edges) -> QPainterPath:
+        """One path along ``edges`` (pairs of drawn box ids) as the picture draws them; others are left out."""
+        path = QPainterPath()
+        if self._layout is None:
+            return path
+        positions = self._layout.positions
+        for u, v in edges:
+            if u in positions and v in positions:
+                self._trace_edge(path, u, v)
+        return path
+
+    def _trace_edge(self, path: QPainterPath, u: str, v: str) -> None:
+        """Add the drawn edge ``(u, v)`` to ``path``: from ``u``'s box to ``v``'s, around the boxes between."""
+        positions = self._layout.positions
+        ux, uy = positions[u]
+        vx, vy = positions[v]
+        _edge_path(path, ux, uy, vx, vy, self._layout.routes.get((u, v), ()))
+
+    def edge_label_point(self, u: str, v: str) -> QPointF | None:
+        """Where a label of the drawn edge ``(u, v)`` goes (beside its first segment); None when not drawn."""
+        if self._layout is None or u not in self._layout.positions or v not in self._layout.positions:
+            return None
+        ux, uy = self._layout.positions[u]
+        via = self._layout.routes.get((u, v), ())
+        vx, vy = via[0] if via else self._layout.positions[v]
+        return QPointF((ux + vx) / 2 + 4, (uy + vy) / 2)
+
     def _edge_shapes(self, edges) -> list[tuple[tuple[str, str], QPointF, str]]:
         """``(edge, where, "16×8")`` for edges between two nodes (not boxes): the producer's output that the
         consumer took (the edge's ``input_nr``); a box stands for many tensors and gets none."""
-        positions, routes, graph = self._layout.positions, self._layout.routes, self._graph
+        graph = self._graph
         labels = []
         for u, v in edges:
             if u not in graph or v not in graph:
@@ -564,10 +591,7 @@ class GraphView(QGraphicsView):
             shape = _forward_shape(graph, u, v)
             if shape is None:
                 continue
-            ux, uy = positions[u]
-            via = routes.get((u, v), ())
-            vx, vy = via[0] if via else positions[v]
-            labels.append(((u, v), QPointF((ux + vx) / 2 + 4, (uy + vy) / 2), shape))
+            labels.append(((u, v), self.edge_label_point(u, v), shape))
         return labels
 
     def _draw_edges(self) -> None:
@@ -579,8 +603,6 @@ class GraphView(QGraphicsView):
         if self._layout is None or self.display is None:
             self._draw_shapes()
             return
-        positions = self._layout.positions
-        routes = self._layout.routes
         layer_of = {node_id: i for i, row in enumerate(self._layout.layers) for node_id in row}
         passing = self._passing_display_ids()
         bands: dict[tuple[int, bool], QPainterPath] = {}
@@ -592,9 +614,7 @@ class GraphView(QGraphicsView):
             path = bands.get(key)
             if path is None:
                 path = bands[key] = QPainterPath()
-            ux, uy = positions[u]
-            vx, vy = positions[v]
-            _edge_path(path, ux, uy, vx, vy, routes.get((u, v), ()))
+            self._trace_edge(path, u, v)
         colour = QColor("#8b949e" if self._dark else "#8c959f")
         faint = QColor(colour)
         faint.setAlpha(50)

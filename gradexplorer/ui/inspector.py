@@ -271,6 +271,15 @@ class Inspector(QScrollArea):
         self.title.setFont(font)
         self.title.setWordWrap(True)
         outer.addWidget(self.title)
+        # While a backward pass is replayed (the Replay toolbar): the step on screen, above the node's details.
+        self.replay = QLabel()
+        self.replay.setWordWrap(True)
+        self.replay.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.replay.setAccessibleName("Replay step")
+        self.replay_box = QGroupBox("Replay: this step of the backward pass")
+        QVBoxLayout(self.replay_box).addWidget(self.replay)
+        self.replay_box.setVisible(False)
+        outer.addWidget(self.replay_box)
 
         outer.addLayout(self._facts_form())
         # A leaf's accumulated .grad and its per-pass story come first: it is what a user debugging a training
@@ -306,6 +315,15 @@ class Inspector(QScrollArea):
         self._line: int | None = None
         self._file = ""
         self.show_node(None, None)
+
+    def show_replay(self, text: str | None) -> None:
+        """Show a replayed step's text above the node's details (None: not replaying; the box goes)."""
+        self.replay.setText(text or "")
+        self.replay_box.setVisible(text is not None)
+
+    def replay_text(self) -> str:
+        """The replayed step shown ("" when none)."""
+        return self.replay.text() if self.replay_box.isVisibleTo(self) else ""
 
     def _facts_form(self) -> QFormLayout:
         """Kind, names, the path expression (with Copy), how it was created, the tensor and its source line."""

@@ -74,6 +74,7 @@ from .inspector import Inspector
 from .jobs import JobRunner
 from .modules_pane import ModulesPane
 from .plots_pane import PlotsPane
+from .replay import ReplayController
 from .run_controller import STOP_GRACE_MS, RunController
 from .settings import Settings
 from .source_tabs import SourceTabs
@@ -155,6 +156,10 @@ class MainWindow(QMainWindow):
         self._lay_out_panes()
 
         setup_menus(self)
+        #: Replay a backward pass node by node (its own toolbar, on a row of its own).
+        self.replay = ReplayController(self)
+        self.addToolBarBreak()
+        self.addToolBar(self.replay.bar)
         self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
         self.device_combo.currentIndexChanged.connect(self._on_device_combo_changed)
         self.search_box.returnPressed.connect(self._on_search_box_return_pressed)
@@ -369,6 +374,7 @@ class MainWindow(QMainWindow):
         self._show_figures(())
         self.search_box.clear()
         self._show_filter("all", None)
+        self.replay.set_capture(None)
 
     def open_path(self, path: Path, *, prompt: bool = True, as_script: bool = True) -> bool:
         """Open a session (shown at once, nothing runs) or a script; False with a message on failure.
@@ -1035,6 +1041,7 @@ class MainWindow(QMainWindow):
         """Draw a result's graph (or say why there is none) and reset the picture's companions."""
         cap = result.capture
         self.result = result
+        self.replay.set_capture(cap)
         self._show_filter("all", None)  # a filter belongs to the capture it was made on
         if result.layout is None:  # drawing was stopped
             self.graph_view.clear_graph()
@@ -1210,6 +1217,7 @@ class MainWindow(QMainWindow):
         cap = self.result.capture
         if index is not None and not 0 <= index < len(cap.passes):
             return
+        self.replay.stop()  # a replay is of the pass it showed
         prepared = self._view_job("pass", lambda: pass_view(cap, index))
         if prepared is None:
             return

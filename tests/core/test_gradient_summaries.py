@@ -24,6 +24,8 @@ from gradexplorer import capture
 from gradexplorer.core.capture.script import ScriptRun
 from gradexplorer.core.records.tensors import DEFAULT_VALUE_ELEMENTS, GradientSummaries, summarize_tensor
 
+from ..programs import write_project
+
 MODEL = textwrap.dedent("""\
     import torch
     import torch.nn as nn
@@ -97,16 +99,6 @@ TRAIN = textwrap.dedent("""\
 """)
 
 
-def _project(tmp_path):
-    project = tmp_path / "proj"
-    project.mkdir()
-    (project / "model.py").write_text(MODEL, encoding="utf-8")
-    (project / "train.py").write_text(TRAIN, encoding="utf-8")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    return project / "train.py", elsewhere
-
-
 def _printed_stats(stdout: str) -> dict:
     line = next(line for line in stdout.splitlines() if line.startswith("STATS "))
     return json.loads(line.removeprefix("STATS "))
@@ -119,7 +111,7 @@ def _close(record, expected) -> None:
 
 
 def test_a_projects_gradients_over_the_cap_are_let_go_and_shown_as_pytorch_computes_them(tmp_path):
-    script, elsewhere = _project(tmp_path)
+    script, elsewhere = write_project(tmp_path, {"model.py": MODEL, "train.py": TRAIN})
     args = ("--rows", "6", "--width", "4000", "--passes", "2")  # each select sends 24,000 values: over the cap
     assert 6 * 4000 > DEFAULT_VALUE_ELEMENTS
     plain = subprocess.run([sys.executable, str(script), *args], cwd=elsewhere, capture_output=True, text=True,

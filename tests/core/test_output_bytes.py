@@ -16,6 +16,8 @@ import textwrap
 from gradexplorer import capture
 from gradexplorer.core.capture.script import ScriptRun
 
+from ..programs import write_project
+
 MODEL = textwrap.dedent("""\
     import torch
     import torch.nn as nn
@@ -68,18 +70,8 @@ TRAIN = textwrap.dedent("""\
 """)
 
 
-def _project(tmp_path):
-    project = tmp_path / "proj"
-    project.mkdir()
-    (project / "model.py").write_text(MODEL, encoding="utf-8")
-    (project / "train.py").write_text(TRAIN, encoding="utf-8")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    return project / "train.py", elsewhere
-
-
 def test_a_project_that_reconfigures_and_writes_bytes_prints_what_python_prints(tmp_path):
-    script, elsewhere = _project(tmp_path)
+    script, elsewhere = write_project(tmp_path, {"model.py": MODEL, "train.py": TRAIN})
     plain = subprocess.run([sys.executable, str(script), "--steps", "2"], cwd=elsewhere, capture_output=True,
                            timeout=300, env={"PYTHONPATH": "", "PATH": "/usr/bin:/bin"})
     assert plain.returncode == 0, plain.stderr

@@ -1,0 +1,199 @@
+"""A backward pass replayed node by node, in the order the engine ran it.
+
+The seed notes walk ``e.grad_fn.next_functions[i][0]`` by hand to see what
+backward does; the engine itself runs the nodes in an order nobody sees.
+gradexplorer's own post hook on every node of a pass (the capture's taps)
+fires as each node finishes, on the thread that ran it, so the order they
+fired in *is* the engine's execution order: the capture keeps it as each
+node's ``grad_order`` (pass -> position). A replay reads it back, never a
+topological order computed afterwards: a step is one node as the engine ran
+it, with what it received (the gradient of its outputs), the hooks that
+fired around it, what it sent down each ``next_functions`` slot, and for a
+leaf what its ``.grad`` was before and after.
+
+The text of a step (:func:`step_text`) is what the app's inspector shows
+while replaying; tests read the same text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from ..graph.schema import short_op
+from ..records.nodes import LeafPass
+from ..records.tensors import TensorRecord
+
+__all__ = ["HookFiring", "Replay", "ReplayStep", "SentGradient", "replay_of", "step_text"]
+
+#: Hook kinds that run before their node (on the gradient it receives) and after it.
+_BEFORE = frozenset({"tensor", "retain_grad", "node_pre"})
+_AFTER = frozenset({"node_post", "post_accumulate"})
+
+
+@dataclass(frozen=True)
+class SentGradient:
+    """What a node sent down one ``next_functions`` slot.
+
+    ``to`` is the node the slot leads to (None where ``next_functions[slot]``
+    is ``(None, 0)``: an input that needs no gradient); ``gradient`` None
+    where the node sent none (an undefined gradient).
+    """
+
+    slot: int
+    to: str | None
+    gradient: TensorRecord | None
+
+
+@dataclass(frozen=True)
+class HookFiring:
+    """One call of a user hook at the step's node: ``when`` is ``"before"`` or ``"after"`` the node ran."""
+
+    kind: str
+    qualname: str
+    when: str
+    before: tuple[TensorRecord | None, ...]
+    after: tuple[TensorRecord | None, ...] | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One node of the pass as the engine ran it (``position`` counts from 0)."""
+
+    position: int
+    node: str
+    received: tuple[TensorRecord | None, ...]
+    sent: tuple[SentGradient, ...]
+    hooks: tuple[HookFiring, ...]
+    leaf: LeafPass | None
+    raised: str | None
+
+
+class Replay:
+    """The steps of one backward pass, in execution order; each step is made when asked for.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        The capture's graph (its ``grad_order``, ``grads``, ``hooks`` and
+        ``accumulation`` attributes).
+    pass_index : int
+        0-based pass.
+    raised_at : str or None
+        The node the pass raised at (its error in ``error``), if it did.
+    thread : str or None
+        The thread the pass ran on when it was not the program's own (one the
+        program started): the engine runs a CPU pass on the thread that calls
+        ``backward()``.
+    """
+
+    def __init__(self, graph: nx.DiGraph, pass_index: int, raised_at: str | None = None, error: str | None = None,
+                 thread: str | None = None):
+        self.graph = graph
+        self.pass_index = pass_index
+        self.thread = thread
+        ran = [(order[pass_index], node) for node, order in graph.nodes(data="grad_order") if order
+               and pass_index in order]
+        ran.sort()
+        #: Node ids in the order the engine ran them.
+        self.order: tuple[str, ...] = tuple(node for _, node in ran)
+        self._raised = (raised_at, error or "")
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def step(self, position: int) -> ReplayStep:
+        """The step at ``position`` (0-based)."""
+        node = self.order[position]
+        attrs = self.graph.nodes[node]
+        flow = attrs.get("grads", {}).get(self.pass_index)
+        received = flow.outputs if flow is not None else ()
+        sent_records = flow.inputs if flow is not None else ()
+        to_slot = {}
+        for _, child, edge in self.graph.out_edges(node, data=True):
+            for slot in edge.get("slots", (edge.get("slot"),)):
+                to_slot[slot] = child
+        sent = tuple(SentGradient(slot, to_slot.get(slot), record) for slot, record in enumerate(sent_records))
+        hooks = tuple(HookFiring(h.kind, h.qualname, "before" if h.kind in _BEFORE else "after", call.before,
+                                 call.after, call.error)
+                      for h in attrs.get("hooks", ()) for call in h.calls if call.pass_index == self.pass_index)
+        leaf = attrs.get("accumulation", {}).get(self.pass_index) if attrs.get("kind") == "leaf" else None
+        raised = self._raised[1] if node == self._raised[0] else None
+        return ReplayStep(position, node, tuple(received), sent, hooks, leaf, raised)
+
+    def reached(self, position: int) -> frozenset[str]:
+        """The nodes the engine had run up to and including step ``position``."""
+        return frozenset(self.order[:position + 1])
+
+    def sent_edges(self, position: int) -> frozenset[tuple[str, str]]:
+        """The edges a gradient had been sent along by the end of step ``position``."""
+        reached = self.order[:position + 1]
+        return frozenset((u, v) for u in reached for _, v in self.graph.out_edges(u))
+
+
+def replay_of(capture, pass_index: int) -> Replay:
+    """The :class:`Replay` of pass ``pass_index`` (0-based) of a capture."""
+    summary = capture.passes[pass_index]
+    return Replay(capture.graph, pass_index, summary.raised_at, summary.error, summary.thread)
+
+
+def node_title(graph: nx.DiGraph, node: str) -> str:
+    """``MulBackward0 (d)``: the node's op and the first name bound to its tensor."""
+    attrs = graph.nodes[node]
+    names = attrs.get("names") or ()
+    op = short_op(attrs.get("op", "?"))
+    return f"{op} ({names[0]})" if names else op
+
+
+def _value(record: TensorRecord | None) -> str:
+    return "nothing (None)" if record is None else record.short()
+
+
+def _values(records: tuple[TensorRecord | None, ...]) -> str:
+    if not records:
+        return "nothing"
+    return _value(records[0]) if len(records) == 1 else ", ".join(
+        f"output {i}: {_value(r)}" for i, r in enumerate(records))
+
+
+def step_text(replay: Replay, position: int) -> str:
+    """What the inspector says about one step, line by line (see the module docstring)."""
+    graph = replay.graph
+    step = replay.step(position)
+    attrs = graph.nodes[step.node]
+    lines = [f"Step {position + 1} of {len(replay)} · {node_title(graph, step.node)}"]
+    if replay.thread:
+        lines.append(f"Run on the thread {replay.thread!r} (the pass was started there, not on the program's own)")
+    if attrs.get("path"):
+        lines.append(f"grad_fn: {attrs['path']}")
+    for hook in step.hooks:  # they ran on the gradient on its way in: what the node receives is what they left
+        if hook.when == "before":
+            lines.append(_hook_line(hook))
+    lines.append(f"Receives: {_values(step.received)}")
+    if step.leaf is not None:
+        before = "None" if step.leaf.before is None else step.leaf.before.short()
+        after = "None" if step.leaf.after is None else step.leaf.after.short()
+        name = (attrs.get("names") or ("the leaf",))[0]
+        lines.append(f"{name}.grad: {before} → {after}")
+    for sent in step.sent:
+        if sent.to is None:
+            lines.append(f"next_functions[{sent.slot}] is None (that input needs no gradient): nothing sent")
+        else:
+            lines.append(f"Sends next_functions[{sent.slot}] → {node_title(graph, sent.to)}: {_value(sent.gradient)}")
+    for hook in step.hooks:
+        if hook.when == "after":
+            lines.append(_hook_line(hook))
+    if step.raised is not None:
+        lines.append(f"The pass raised here: {step.raised}")
+    return "\n".join(lines)
+
+
+def _hook_line(hook: HookFiring) -> str:
+    when = "before it ran" if hook.when == "before" else "after it ran"
+    kind = {"tensor": "tensor hook", "retain_grad": "retain_grad", "node_pre": "pre-hook",
+            "node_post": "post hook", "post_accumulate": "post-accumulate hook"}.get(hook.kind, hook.kind)
+    result = f"raised {hook.error}" if hook.error else (
+        "left it unchanged" if hook.after is None else f"changed it to {_values(hook.after)}")
+    return f"Hook {when}: {kind} {hook.qualname} got {_values(hook.before)}, {result}"
