@@ -197,3 +197,30 @@ def test_a_view_in_the_same_memory_shares_the_statistics_with_its_own_first_and_
     # Changed in place since (the version moved): computed again.
     grad.mul_(2)
     assert summaries.record(grad.t()).stats.max == 10.0
+
+
+def test_a_gradient_over_the_cap_with_inf_and_nan_is_counted_and_found_first_in_backward():
+    import torch
+
+    from gradexplorer.core.analysis.query import first_nonfinite
+
+    program = """\
+x = torch.cat([torch.zeros(10000), torch.linspace(1.0, 2.0, 10000), torch.full((5000,), -1.0)]).requires_grad_()
+y = x.sqrt()
+loss = (y * 2).sum()
+loss.backward()
+"""
+    namespace = {"torch": torch}
+    exec(program, namespace)  # noqa: S102 - our own program: the truth is PyTorch's
+    sent = (2 * 0.5 / namespace["x"].detach().sqrt())  # what SqrtBackward0 sends: inf at 0, NaN below 0
+    cap = capture(program)
+    assert cap.ok, cap.error
+    sqrt = next(n for n, a in cap.graph.nodes(data=True) if a["op"] == "SqrtBackward0")
+    record = cap.graph.nodes[sqrt]["grads"][0].inputs[0]
+    assert record.data is None  # 25,000 values: over the cap, statistics only
+    assert record.stats.inf_count == int(torch.isinf(sent).sum()) == 10000
+    assert record.stats.nan_count == int(torch.isnan(sent).sum()) == 5000
+    finite = sent[torch.isfinite(sent)].double()
+    assert math.isclose(record.stats.min, finite.min().item(), rel_tol=1e-6)
+    assert math.isclose(record.stats.mean, finite.mean().item(), rel_tol=1e-6)
+    assert first_nonfinite(cap.graph)[1] == sqrt  # where the Inf/NaN was made, as the graph's search says
