@@ -189,11 +189,7 @@ class ReplayController(QObject):
     def _draw_flow(self, position: int) -> None:
         """The gradients the current node sends: its edges in the accent colour, each with its value."""
         view = self.window.graph_view
-        scene = view.scene()
-        for item in self._flow_items:
-            if item.scene() is scene:
-                scene.removeItem(item)
-        self._flow_items = []
+        self._clear_flow()
         step = self.replay.step(position)
         display = self.window.result.display
         drawn = set(display.edges) if display is not None else None
@@ -213,8 +209,16 @@ class ReplayController(QObject):
                   if (point := view.edge_label_point(u, v)) is not None]
         label_item = EdgeLabels(labels, dark=False, colour=colour)
         for item in (path_item, label_item):
-            scene.addItem(item)
-            self._flow_items.append(item)
+            view.scene().addItem(item)
+        self._flow_items = [path_item, label_item]
+
+    def _clear_flow(self) -> None:
+        """Take the current step's gradients off the picture (a scene drawn since has none of them)."""
+        scene = self.window.graph_view.scene()
+        for item in self._flow_items:
+            if item.scene() is scene:
+                scene.removeItem(item)
+        self._flow_items = []
 
     def _drawn(self, node: str) -> str:
         """The box drawn for ``node``: itself, or the module box it is folded into."""
@@ -230,11 +234,7 @@ class ReplayController(QObject):
         if self.replay is None:
             return
         self.replay = None
-        view = self.window.graph_view
-        for item in self._flow_items:
-            if item.scene() is view.scene():
-                view.scene().removeItem(item)
-        self._flow_items = []
-        view.set_filter(None, "dim")
+        self._clear_flow()
+        self.window.graph_view.set_filter(None, "dim")
         self.window.inspector.show_replay(None)
         self.bar.show_position(None, 0)

@@ -25,7 +25,7 @@ from ..graph.schema import short_op
 from ..records.nodes import LeafPass
 from ..records.tensors import TensorRecord
 
-__all__ = ["HookFiring", "Replay", "ReplayStep", "SentGradient", "replay_of", "step_text"]
+__all__ = ["HookFiring", "Replay", "ReplayStep", "SentGradient", "node_title", "replay_of", "step_text"]
 
 #: Hook kinds that run before their node (on the gradient it receives) and after it.
 _BEFORE = frozenset({"tensor", "retain_grad", "node_pre"})

@@ -299,7 +299,7 @@ def _node_values(node: Node, record, named_tensors: dict, recorder: RunTrace, re
 
 def _grad_records(tensors, record_of: RecordMaker) -> tuple[TensorRecord | None, ...]:
     """Records of gradient tensors, one per tensor object (shared between parent and child)."""
-    return tuple(None if t is None else t if type(t) is TensorRecord else record_of(t) for t in tensors)
+    return tuple(None if t is None else record_of(t) for t in tensors)
 
 
 def _node_grads(node: Node, passes, record_of: RecordMaker) -> tuple[dict[int, GradFlow], bool]:
@@ -382,8 +382,7 @@ def _node_accumulation(node: Node, passes, record_of: RecordMaker, hooks,
             delivered_record = summarize_tensor(delivered, value_elements=record_of.value_elements, alias=True,
                                                 note=note)
         else:
-            delivered_record = (None if delivered is None else delivered if type(delivered) is TensorRecord
-                                else record_of(delivered))
+            delivered_record = None if delivered is None else record_of(delivered)
         reduced_by = reducers.get(id(node.variable), "") if reducers and delivered is not None else ""
         result[p.index] = LeafPass(delivered_record, None if before is None else record_of(before),
                                    None if after is None else record_of(after), reduced_by)

@@ -837,8 +837,14 @@ class RecordMaker:
         # id -> (tensor, version, record): the tensor is held so that its id cannot be reused meanwhile.
         self._made: dict[int, tuple[torch.Tensor, int, TensorRecord]] = {}
 
-    def __call__(self, t: torch.Tensor) -> TensorRecord:
-        """The record of ``t`` as it is now (the one made before, when ``t`` has not changed since)."""
+    def __call__(self, t: torch.Tensor | TensorRecord) -> TensorRecord:
+        """The record of ``t`` as it is now (the one made before, when ``t`` has not changed since).
+
+        A record is its own record: a gradient over the value cap was summarised while the pass ran
+        (:class:`GradientSummaries`).
+        """
+        if type(t) is TensorRecord:
+            return t
         try:
             version = t._version
         except RuntimeError:  # an inference tensor keeps no version counter: described each time
@@ -914,14 +920,15 @@ class GradientSummaries:
             array = None  # gaps or repeats (a slice, an expand): its values are not its memory's
         key = (t.data_ptr(), t.numel(), t.dtype) if array is not None else None
         record = None if key is None else self._same_memory(t, key, array)
+        ref = weakref.ref(t)
         if record is None and key is not None and _PYTHON_STATS_ELEMENTS < key[1] <= STREAM_ELEMENTS:
             # What summarize_tensor does for such a tensor, from the array already in hand.
             record = TensorRecord(tuple(t.shape), _dtype_name(t.dtype), "cpu", t.requires_grad,
                                   _array_stats(array, any_order=True), None, _capped_note(key[1], self.value_elements))
-            self._memory[key] = (weakref.ref(t), version, record, array.flags.c_contiguous)
+            self._memory[key] = (ref, version, record, array.flags.c_contiguous)
         elif record is None:
             record = summarize_tensor(t, value_elements=self.value_elements)
-        self._made[id(t)] = (weakref.ref(t), version, record)
+        self._made[id(t)] = (ref, version, record)
         return record
 
     def _same_memory(self, t: torch.Tensor, key: tuple, array: np.ndarray) -> TensorRecord | None:
