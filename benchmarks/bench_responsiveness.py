@@ -16,6 +16,9 @@ nodes, driven through the real :class:`MainWindow` (offscreen):
 * ``s``: the action's wall time (``open``: until the first picture is drawn);
 * ``find``, ``filter``, ``expand``: Find "linear", the requires-grad filter,
   opening the first module box (their work runs in jobs);
+* ``compare``: File > Compare with Session against the session saved above
+  (every node matched and every value and gradient compared in a job, then
+  the joint picture drawn);
 * ``GC``: the longest cyclic garbage collection (any thread) during the
   action, over all repeats: a collection holds the GIL, so this says whether
   a stall was the collector;
@@ -57,7 +60,7 @@ TARGET_STALL_S = 0.100
 TARGET_SAVE_S = 2.0
 TARGET_OPEN_S = 1.0
 TARGET_SIZE_RATIO = 0.2
-ACTIONS = ("run", "autosave", "save", "open", "export", "find", "filter", "expand")
+ACTIONS = ("run", "autosave", "save", "open", "export", "find", "filter", "expand", "compare")
 
 
 def _wait_for_run(window) -> None:
@@ -135,6 +138,7 @@ def measure_once(window, size: int, folder: Path, collections: CollectionLog) ->
     timed("filter", lambda: window.apply_filter("requires_grad"))
     box = next((d for d in window.result.display.nodes if d.startswith(GROUP_PREFIX)), None)
     timed("expand", lambda: box is not None and window.expand_group(box[len(GROUP_PREFIX):]))
+    timed("compare", lambda: window.comparison.compare_with(path))
     return out
 
 

@@ -8,6 +8,7 @@ Stable names (``__all__``), documented in ``docs/api.md``:
 
 * :func:`record` (``with gradexplorer.record() as rec: ...``) and
   :func:`show` (``gradexplorer.show(loss)``), giving a :class:`Recording`;
+* :func:`compare` (two recordings, captures or sessions side by side: a :class:`Comparison`);
 * :func:`capture` (run a program's text, as the app does) and the records
   it returns (:class:`Capture`, :class:`TensorRecord`, :class:`ErrorReport`);
 * :func:`load_session` / :func:`save_session` for ``.gxsession`` files;
@@ -19,7 +20,7 @@ from ._version import __version__
 
 _CORE = ("Capture", "CaptureStopped", "DeviceUnavailableError", "DocumentError", "ErrorReport", "GradexplorerError",
          "ScriptRun", "TensorRecord", "capture", "list_devices", "load_session", "resolve_device", "save_session")
-_RECORDING = ("Recording", "record", "show")
+_RECORDING = ("Comparison", "Recording", "compare", "record", "show")
 
 __all__ = [*_CORE, *_RECORDING, "__version__"]
 

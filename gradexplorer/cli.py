@@ -5,6 +5,8 @@ Usage::
     gradexplorer capture SCRIPT [--device D] [--isolated [--memory-limit GB]] [--json OUT] [-o SESSION]
                                 [--max-rows N] [--cwd FOLDER] [-- ARGS...]
     gradexplorer show SESSION [--json OUT]   print a saved session's summary (runs nothing)
+    gradexplorer diff A B [--json OUT] [--device-a D] [--device-b D]
+                                      compare two runs (sessions, or scripts it runs)
     gradexplorer devices              list devices and why some are missing
     gradexplorer examples             list the bundled example scripts
 
@@ -16,7 +18,8 @@ script's own (``gradexplorer capture train.py --json out.json -- --lr 0.5``).
 
 Bad arguments and unreadable files print one line to stderr and exit with
 status 2; a script that raises still prints its capture (the error is part of
-it) and exits with status 1.
+it) and exits with status 1. ``diff`` exits as ``diff(1)`` does: 0 when the
+two runs recorded the same, 1 when they differ.
 
 Opening the desktop app (``gradexplorer`` alone, or with a file) is decided
 in :mod:`gradexplorer.launch`, so that this module never imports Qt.
@@ -38,9 +41,10 @@ from .resources import example_paths
 __all__ = ["COMMANDS", "main", "split_script_args"]
 
 #: The sub-commands this module handles (the launcher sends the rest to the app).
-COMMANDS = frozenset({"capture", "show", "devices", "examples"})
+COMMANDS = frozenset({"capture", "show", "diff", "devices", "examples"})
 
 EXIT_OK, EXIT_SCRIPT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_DIFFERENT = 1  # diff: the two runs differ
 
 
 class _Parser(argparse.ArgumentParser):
@@ -87,6 +91,17 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--max-rows", type=int, default=200, metavar="N", help="node rows to print (default 200)")
     show.add_argument("--json", metavar="OUT", help="write the session's capture document as JSON to OUT (- for "
                                                     "stdout) instead of printing the summary")
+    diff = sub.add_parser("diff", help="compare two runs node by node: what was added, removed and changed",
+                          description="Compare run B with run A: each a saved session (.gxsession), a capture "
+                                      "--json document, or a script (.py) run here as 'python SCRIPT' would. Nodes "
+                                      "are matched by name, module and op, then graph position (docs/diff.md). "
+                                      "Exit status 0: the runs recorded the same; 1: they differ.")
+    diff.add_argument("a", help="run A, the reference: a session, a capture --json document or a .py script")
+    diff.add_argument("b", help="run B, compared with A")
+    diff.add_argument("--device-a", default="cpu", metavar="D", help="the device a script A runs on (default cpu)")
+    diff.add_argument("--device-b", default="cpu", metavar="D", help="the device a script B runs on (default cpu)")
+    diff.add_argument("--json", metavar="OUT", help="write the comparison as JSON to OUT (- for stdout)")
+    diff.add_argument("--max-rows", type=int, default=200, metavar="N", help="node rows to print (default 200)")
     sub.add_parser("devices", help="list the devices code can run on here")
     sub.add_parser("examples", help="list the bundled examples")
     return parser
@@ -210,6 +225,54 @@ def _run_show(args) -> int:
     return EXIT_OK
 
 
+def _load_run(path: str, device: str):
+    """The capture of one side of ``diff``: a script is run (in this process), a session is read."""
+    from .core.records.errors import DocumentError
+
+    if path.endswith(".py"):
+        from .core.capture.script import ScriptRun
+        from .core.pipeline import capture
+
+        code, filename = _read_script(path)
+        return capture(code, device=device, filename=filename, run=ScriptRun((), os.getcwd()))
+    from .core.io.session import load_session
+
+    try:
+        return load_session(path).capture
+    except DocumentError as exc:
+        raise OSError(str(exc)) from exc
+
+
+def _run_diff(args) -> int:
+    import json
+
+    from .core.analysis.diff import diff_captures, run_label
+    from .core.io.diff_report import diff_to_dict, format_diff
+    from .core.records.errors import GradexplorerError
+
+    runs = []
+    for path, device in ((args.a, args.device_a), (args.b, args.device_b)):
+        try:
+            runs.append(_load_run(path, device))
+        except OSError as exc:
+            return _fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+        except GradexplorerError as exc:
+            return _fail(f"{path}: {exc}")
+    diff = diff_captures(*runs, a_label=run_label(runs[0], args.a), b_label=run_label(runs[1], args.b))
+    if args.json != "-":
+        sys.stdout.write(format_diff(diff, max_rows=args.max_rows))
+    if args.json:
+        text = json.dumps(diff_to_dict(diff), indent=1, allow_nan=False) + "\n"
+        if args.json == "-":
+            sys.stdout.write(text)
+        else:
+            try:
+                Path(args.json).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                return _fail(f"cannot write {args.json}: {exc.strerror or exc}")
+    return EXIT_DIFFERENT if diff.differs else EXIT_OK
+
+
 def _run_devices() -> int:
     from .core.capture.devices import list_devices
 
@@ -237,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
         return _run_capture(args)
     if args.command == "show":
         return _run_show(args)
+    if args.command == "diff":
+        return _run_diff(args)
     if args.command == "devices":
         return _run_devices()
     if args.command == "examples":

@@ -1,6 +1,6 @@
 """The ``gradexplorer`` command: the CLI for sub-commands, else the desktop app.
 
-``gradexplorer capture ...``, ``show``, ``devices``, ``examples``,
+``gradexplorer capture ...``, ``show``, ``diff``, ``devices``, ``examples``,
 ``-h``/``--help`` and ``--version`` go to :mod:`gradexplorer.cli` (neither
 Qt nor torch is imported for ``--help``); everything else opens the desktop
 app, which is imported only then: ``gradexplorer`` alone, ``gradexplorer

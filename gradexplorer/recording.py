@@ -21,7 +21,11 @@ entries, both Qt-free (nothing here imports PySide6):
     saved tensors, and names from the caller's scope; no forward values of
     intermediate ops (nothing recorded them).
 
-Both give a :class:`Recording`: ``rec.capture`` is the
+:func:`compare`
+    Puts two runs side by side (recordings, captures or session files):
+    what was added, removed and changed, node by node (``docs/diff.md``).
+
+Both recording entries give a :class:`Recording`: ``rec.capture`` is the
 :class:`~gradexplorer.core.records.capture.Capture`, ``rec.save(PATH)`` writes a
 session, ``rec.show()`` opens the app on it in its own process without
 blocking the script, and in a notebook the recording shows as a small
@@ -46,7 +50,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Recording", "record", "show"]
+__all__ = ["Comparison", "Recording", "compare", "record", "show"]
 
 #: Globals of an IPython session that are its own history, not the user's variables.
 _IPYTHON_NAMES = frozenset({"In", "Out", "get_ipython", "exit", "quit", "open"})
@@ -242,6 +246,78 @@ def show(tensor, *, app: bool = True) -> Recording:
     return recording
 
 
+class Comparison:
+    """Two runs compared (:func:`compare`): ``str()`` is the report ``gradexplorer diff`` prints.
+
+    Attributes
+    ----------
+    diff : CaptureDiff
+        Every node, name, pass and module state of both runs
+        (:mod:`gradexplorer.core.records.diff`).
+    """
+
+    def __init__(self, diff) -> None:
+        self.diff = diff
+
+    def __str__(self) -> str:
+        from .core.io.diff_report import format_diff
+
+        return format_diff(self.diff)
+
+    def __repr__(self) -> str:
+        return "<gradexplorer.Comparison>\n" + str(self)
+
+    def to_dict(self) -> dict:
+        """The JSON document of ``gradexplorer diff --json`` (``docs/diff.md``)."""
+        from .core.io.diff_report import diff_to_dict
+
+        return diff_to_dict(self.diff)
+
+
+def _capture_of(run, side: str):
+    from .core.records.capture import Capture
+
+    if isinstance(run, Recording):
+        return run._finished()
+    if isinstance(run, Capture):
+        return run
+    if isinstance(run, (str, os.PathLike)):
+        from .core.io.session import load_session
+
+        return load_session(run).capture
+    raise TypeError(f"compare(): run {side} is a {type(run).__name__}; give a Recording, a Capture or a session path")
+
+
+def compare(a, b) -> Comparison:
+    """Compare run ``b`` with run ``a`` (the reference), node by node.
+
+    Parameters
+    ----------
+    a, b : Recording, Capture, str or os.PathLike
+        A finished :func:`record` block, a :func:`capture` result, or a
+        session file (``.gxsession`` or a ``capture --json`` document).
+
+    Returns
+    -------
+    Comparison
+        ``print()`` it for the report; ``.diff`` holds every record.
+
+    Examples
+    --------
+    >>> with gradexplorer.record() as before:
+    ...     loss = model(x).sum(); loss.backward()
+    >>> freeze(model.embed)
+    >>> with gradexplorer.record() as after:
+    ...     loss = model(x).sum(); loss.backward()
+    >>> print(gradexplorer.compare(before, after))
+    """
+    from .core.analysis.diff import diff_captures, run_label
+
+    capture_a, capture_b = _capture_of(a, "a"), _capture_of(b, "b")
+    return Comparison(diff_captures(capture_a, capture_b, a_label=run_label(capture_a, "A"),
+                                    b_label=run_label(capture_b, "B")))
+
+
 def open_in_app(path: str | os.PathLike) -> subprocess.Popen:
     """Start the desktop app on a session file in a process of its own (the caller does not wait)."""
     return subprocess.Popen([sys.executable, "-m", "gradexplorer", str(path)], stdin=subprocess.DEVNULL,
@@ -292,8 +368,6 @@ def _build(state: dict, exc: BaseException | None):
 
 def _walk(tensor, node, caller):
     """A capture of an existing graph: no program ran under a recorder; names from the caller's scope."""
-    import torch
-
     from .core.capture.project import Project
     from .core.capture.recording import Recorder
     from .core.pipeline import build_capture

@@ -5,6 +5,7 @@ Usage::
     python scripts/make_screenshot.py [OUT.png]    (default docs/screenshot.png)
     python scripts/make_screenshot.py --docs [DIR] (every docs picture, default docs/)
     python scripts/make_screenshot.py --replay [DIR] (the replay pictures only)
+    python scripts/make_screenshot.py --compare [DIR] (the comparison pictures only)
 
 The first form draws the next_functions example with node c selected. The
 second also draws a real multi-file project, a 3-step CNN loop on its last
@@ -187,6 +188,43 @@ def replay_pictures(window, app, folder: Path) -> None:
     window.replay.stop()
 
 
+def comparison_pictures(window, app, folder: Path) -> None:
+    """File > Compare with Session: the seed's ``b = a`` against ``b = a + 0``, a frozen layer, float32 vs float64."""
+    from gradexplorer import capture
+    from gradexplorer.core.capture.script import ScriptRun
+    from gradexplorer.core.io.session import save_session, session_from_capture
+    from tests.core.test_diff import MODEL, TRAIN
+
+    folder.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp())
+    alias = "a = torch.tensor(1.0, requires_grad=True)\nwith torch.no_grad():\n    b = a\nb.backward()\n"
+    _run(window, alias)
+    save_session(window.current_session(), work / "alias.gxsession")
+    _run(window, alias.replace("b = a\n", "b = a + 0\n"))
+    window.comparison.compare_with(work / "alias.gxsession")
+    window.graph_view.select_node(window.result.capture.node_named("a"))
+    _save(window, app, folder / "compare-seed-alias.png")
+
+    project = work / "proj"
+    project.mkdir()
+    (project / "model.py").write_text(MODEL, encoding="utf-8")
+    (project / "train.py").write_text(TRAIN, encoding="utf-8")
+    for name, args in (("plain", ()), ("frozen", ("--freeze",)), ("double", ("--double",))):
+        cap = capture((project / "train.py").read_text(encoding="utf-8"), filename=str(project / "train.py"),
+                      run=ScriptRun(args, str(work)))
+        save_session(session_from_capture(cap), work / f"{name}.gxsession")
+    window.open_session(work / "frozen.gxsession", prompt=False)
+    window.comparison.compare_with(work / "plain.gxsession")
+    graph = window.result.shown_graph
+    window.graph_view.select_node(next(n for n in graph if graph.nodes[n]["names"] == ("model.embed.weight",)))
+    _save(window, app, folder / "compare-frozen-layer.png")
+    window.open_session(work / "double.gxsession", prompt=False)
+    window.comparison.compare_with(work / "plain.gxsession")
+    window.graph_view.select_node(window.result.capture.node_named("model.head.weight"))
+    _save(window, app, folder / "compare-float64.png")
+    window.new_session()
+
+
 def dark_pictures(window, app, folder: Path) -> None:
     """The ResNet overview with a dark palette: boxes, legend and minimap follow it."""
     from PySide6.QtGui import QColor, QPalette
@@ -219,6 +257,9 @@ def main() -> int:
     if args and args[0] == "--docs":
         docs_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
         replay_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
+        comparison_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
+    elif args and args[0] == "--compare":
+        comparison_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
     elif args and args[0] == "--replay":
         replay_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
     else:

@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QStyleOptionGraphicsItem,
 )
 
+from ..core.analysis.diff_graph import box_status
 from ..core.analysis.grouping import DisplayGraph, display_graph
 from ..core.analysis.layout import Layout
 from ..core.analysis.query import grad_norm
@@ -53,9 +54,11 @@ from ..core.records.tensors import format_number
 from .legend import (
     BOX_FILL,
     BOX_FILL_DARK,
+    DIFF_FILLS,
     KIND_FILLS,
     NAN_RED,
     LegendWidget,
+    diff_pen,
     legend_size,
     norm_colour,
     paint_legend,
@@ -138,6 +141,7 @@ class NodeItem(QGraphicsItem):
         self.op, self.names = label
         self._rect = QRectF(-width / 2, -NODE_HEIGHT / 2, width, NODE_HEIGHT)
         self._brush, self._pen, self._text = _paint_tools(style, dark)
+        self.base_pen = self._pen  # the border of the kind colouring (the comparison's replaces it while shown)
         self._dark = dark
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setAcceptHoverEvents(True)
@@ -271,6 +275,7 @@ class GroupItem(NodeItem):
         self.band = QColor(FAMILY_BANDS[group.family % len(FAMILY_BANDS)])
         self._border = QColor("#8b949e" if dark else "#57606a")
         self._pen = QPen(QColor(NAN_RED) if group.nonfinite else self._border, 3.0 if group.nonfinite else 2.0)
+        self.base_pen = self._pen
         self.nonfinite = group.nonfinite
         self._rect.adjust(0, -4, 0, 4)
 
@@ -638,7 +643,8 @@ class GraphView(QGraphicsView):
             self.scene().addItem(self._shape_item)
 
     def set_colour_mode(self, mode: str) -> None:
-        """``"kind"`` (default styles) or ``"grad_norm"`` (gradient norm on the fixed log scale of :mod:`.legend`)."""
+        """``"kind"`` (default styles), ``"grad_norm"`` (gradient norm on the fixed log scale of :mod:`.legend`)
+        or ``"diff"`` (a comparison's statuses, from the ``diff`` key of :mod:`~gradexplorer.core.analysis.diff_graph`)."""
         self.colour_mode = mode
         self.legend.set_mode(mode, dark=self._dark)
         self._place_overlays()
@@ -646,7 +652,15 @@ class GraphView(QGraphicsView):
             return
         dark_text = QColor("#1f2328")
         for node_id, item in self.items_by_id.items():
-            if mode == "grad_norm":
+            item._pen = item.base_pen
+            if mode == "diff":
+                status = box_status(self._graph, item.group.members) if isinstance(item, GroupItem) else \
+                    self._graph.nodes[node_id].get("diff", "same")
+                item._brush = QBrush(QColor(DIFF_FILLS[status][1 if self._dark else 0]))
+                item._text = _paint_tools(item.style, self._dark)[2]
+                if not item.nonfinite:  # NaN's red border wins
+                    item._pen = diff_pen(status)
+            elif mode == "grad_norm":
                 norm = item.group.grad_norm if isinstance(item, GroupItem) else \
                     grad_norm(node_gradient(self._graph.nodes[node_id]))
                 item._brush = QBrush(norm_colour(norm))

@@ -8,6 +8,9 @@ summary (never a 10**7-element text dump).
 
 from __future__ import annotations
 
+import html
+import re
+
 import torch
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter, QPalette
@@ -231,6 +234,19 @@ def _short(record: TensorRecord | None) -> str:
 
 
 #: How a pass's effect on a leaf's .grad reads (core.accounting's step effects).
+#: The comparison table's difference column: amber where the runs differ, grey where they agree.
+_DIFFERS, _SAME = "#b35900", "#6e7781"
+
+def _breakable(text: str) -> str:
+    """``text`` as HTML that may wrap after a dot or an underscore before a letter (never inside a number):
+    ``model.embed.weight``, ``grad_switched_off``.
+
+    Qt's rich text wraps a table cell only at spaces; without this a long name
+    pushes the comparison table past a narrow inspector.
+    """
+    return re.sub(r"([._])(?=[A-Za-z])", "\\1\u200b", html.escape(text))
+
+
 _STEP_WORDS = {"filled": "filled .grad", "added": "added to .grad", "consumed": "a hook took it (.grad set to None)",
                "changed": "a hook changed .grad", "none": "nothing arrived",
                "reduced": "DistributedDataParallel's reducer wrote the mean over the processes"}
@@ -280,6 +296,17 @@ class Inspector(QScrollArea):
         QVBoxLayout(self.replay_box).addWidget(self.replay)
         self.replay_box.setVisible(False)
         outer.addWidget(self.replay_box)
+        # While the picture compares this run with a saved one (File > Compare with Session): both side by side.
+        self.comparison = QLabel()
+        self.comparison.setWordWrap(True)
+        self.comparison.setTextFormat(Qt.TextFormat.RichText)
+        self.comparison.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.comparison.setAccessibleName("Comparison")
+        self.comparison_box = QGroupBox("Compared with another run")
+        QVBoxLayout(self.comparison_box).addWidget(self.comparison)
+        self.comparison_box.setVisible(False)
+        outer.addWidget(self.comparison_box)
+        self._comparison_rows: list = []
 
         outer.addLayout(self._facts_form())
         # A leaf's accumulated .grad and its per-pass story come first: it is what a user debugging a training
@@ -320,6 +347,31 @@ class Inspector(QScrollArea):
         """Show a replayed step's text above the node's details (None: not replaying; the box goes)."""
         self.replay.setText(text or "")
         self.replay_box.setVisible(text is not None)
+
+    def show_comparison(self, status: str | None, rows=(), *, a_label: str = "A", b_label: str = "B") -> None:
+        """Show the node in both runs of a comparison: ``rows`` of ``(what, run A, run B, difference)``.
+
+        ``status`` heads the box ("changed, matched by name"); None hides it (no comparison on screen).
+        """
+        self._comparison_rows = list(rows) if status is not None else []
+        self.comparison_box.setVisible(status is not None)
+        if status is None:
+            self.comparison.setText("")
+            return
+        self.comparison_box.setTitle(f"Compared: {status}")
+        cells = "".join(
+            f"<tr><td><b>{_breakable(what)}</b></td><td>{_breakable(a)}</td><td>{_breakable(b)}</td>"
+            f"<td style='color:{_DIFFERS if diff not in ('', 'same') else _SAME}'>{html.escape(diff)}</td></tr>"
+            for what, a, b, diff in rows)
+        # Narrow headers, the runs named above: the dock is often a third of the window wide.
+        self.comparison.setText(
+            f"<p>A: {html.escape(a_label)}<br>B: {html.escape(b_label)}</p>"
+            f"<table width='100%' cellspacing='0' cellpadding='2'><tr><th></th><th align='left'>A</th><th align='left'>B</th>"
+            f"<th align='left'>difference</th></tr>{cells}</table>")
+
+    def comparison_table(self) -> list[tuple[str, str, str, str]]:
+        """The comparison rows shown (empty when none): what a user reads in the box."""
+        return list(self._comparison_rows) if self.comparison_box.isVisibleTo(self) else []
 
     def replay_text(self) -> str:
         """The replayed step shown ("" when none)."""

@@ -20,8 +20,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-__all__ = ["LOG_HIGH", "LOG_LOW", "NAN_RED", "LegendWidget", "legend_size", "legend_texts", "norm_colour",
-           "paint_legend", "paint_nan_tag"]
+__all__ = ["DIFF_FILLS", "LOG_HIGH", "LOG_LOW", "NAN_RED", "LegendWidget", "diff_pen", "legend_size", "legend_texts",
+           "norm_colour", "paint_legend", "paint_nan_tag"]
 
 #: The fixed gradient-norm scale, as powers of ten: 1e-6 (and below) to 1e+2 (and above).
 LOG_LOW, LOG_HIGH = -6, 2
@@ -42,6 +42,21 @@ KIND_FILLS = {
 #: A module box's fill: neutral, so that it is never read as a node kind (green leaf, orange root, blue op,
 #: purple custom Function); its structure shows as a band of colour down its left side instead.
 BOX_FILL, BOX_FILL_DARK = "#f2f3f5", "#2d333b"
+
+#: Fill colours per comparison status (light, dark): File > Compare with Session. The conventional green for
+#: added and a pale rose for removed (drawn dashed too); NaN's red stays a border.
+DIFF_FILLS = {
+    "same": ("#f2f3f5", "#2d333b"),
+    "changed": ("#ffd98a", "#6b4e0f"),
+    "added": ("#b4e8be", "#1f5130"),
+    "removed": ("#f6c9d0", "#5c2330"),
+}
+_DIFF_SWATCHES = (
+    ("same", "the same in both runs"),
+    ("changed", "changed (value, gradient, op, dtype…)"),
+    ("added", "added: only in this run"),
+    ("removed", "removed: only in the run compared with"),
+)
 
 # The legend's lines are short (its width decides how much of the drawing it could cover); the tooltip and
 # the README say more.
@@ -91,12 +106,24 @@ def paint_nan_tag(painter: QPainter, rect: QRectF) -> None:
     painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, "NaN")
 
 
+def diff_pen(status: str) -> QPen:
+    """A node's border in the comparison colouring: dashed for a removed node (it is not in this run)."""
+    pen = QPen(QColor("#7f8c9d"), 1.0)
+    if status == "removed":
+        pen = QPen(QColor("#a0506a"), 1.5, Qt.PenStyle.DashLine)
+    elif status in ("changed", "added"):
+        pen = QPen(QColor("#57606a"), 1.5)
+    return pen
+
+
 def legend_texts(mode: str) -> list[str]:
     """Every line the legend shows for a colouring mode (tests and exports read these)."""
     common = ["hooks registered (gold border)", "NaN/Inf inside (red border, tag)",
               "no gradient reached it (faded)", "module box (colour band per structure)"]
     if mode == "grad_norm":
         return [f"gradient norm, fixed log scale 1e{LOG_LOW} … 1e+{LOG_HIGH}", "no gradient known (grey)", *common]
+    if mode == "diff":
+        return [text for _, text in _DIFF_SWATCHES] + common
     return [text for _, _, text in _KIND_SWATCHES] + common
 
 
@@ -138,7 +165,8 @@ def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str,
     painter.setPen(text_colour)
     x, y = origin_x + _PAD, origin_y + _PAD
     painter.drawText(QRectF(x, y, width - 2 * _PAD, _ROW), Qt.AlignmentFlag.AlignVCenter,
-                     "Colour: gradient norm" if mode == "grad_norm" else "Colour: node kind")
+                     {"grad_norm": "Colour: gradient norm", "diff": "Colour: compared with another run"}.get(
+                         mode, "Colour: node kind"))
     font.setBold(False)
     painter.setFont(font)
     y += _ROW
@@ -162,6 +190,8 @@ def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str,
         painter.drawText(QRectF(x, y, width - 2 * _PAD, _ROW), Qt.AlignmentFlag.AlignVCenter, texts[0])
         y += _ROW
         marks = [(QColor(NO_GRAD_GREY), QPen(QColor("#7f8c9d"), 1.0), texts[1])]
+    elif mode == "diff":
+        marks = [(QColor(DIFF_FILLS[status][dark]), diff_pen(status), text) for status, text in _DIFF_SWATCHES]
     else:
         marks = [(QColor(KIND_FILLS[kind][dark]), QPen(QColor("#7f8c9d"), 1.0), text)
                  for kind, _, text in _KIND_SWATCHES]

@@ -74,6 +74,7 @@ from .inspector import Inspector
 from .jobs import JobRunner
 from .modules_pane import ModulesPane
 from .plots_pane import PlotsPane
+from .comparison import ComparisonController
 from .replay import ReplayController
 from .run_controller import STOP_GRACE_MS, RunController
 from .settings import Settings
@@ -160,6 +161,8 @@ class MainWindow(QMainWindow):
         self.replay = ReplayController(self)
         self.addToolBarBreak()
         self.addToolBar(self.replay.bar)
+        #: File > Compare with Session (ui.comparison).
+        self.comparison = ComparisonController(self)
         self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
         self.device_combo.currentIndexChanged.connect(self._on_device_combo_changed)
         self.search_box.returnPressed.connect(self._on_search_box_return_pressed)
@@ -375,6 +378,7 @@ class MainWindow(QMainWindow):
         self.search_box.clear()
         self._show_filter("all", None)
         self.replay.set_capture(None)
+        self.comparison.forget()
 
     def open_path(self, path: Path, *, prompt: bool = True, as_script: bool = True) -> bool:
         """Open a session (shown at once, nothing runs) or a script; False with a message on failure.
@@ -529,7 +533,10 @@ class MainWindow(QMainWindow):
         else:
             cap = Capture(code=self.editor.toPlainText(), filename=self.program_filename, device=self.device,
                           graph=CaptureGraph(), executed=False, versions=versions())
-        view = ViewState(self.graph_view.selected_node(), self.graph_view.zoom_level() if self.result else None)
+        selected = self.graph_view.selected_node()
+        if selected is not None and selected not in cap.graph and not selected.startswith(GROUP_PREFIX):
+            selected = None  # a compared session's node (File > Compare with Session) is not this capture's
+        view = ViewState(selected, self.graph_view.zoom_level() if self.result else None)
         return Session(code=self.editor.toPlainText(), device=self.device, capture=cap, view=view,
                        filename=self.program_filename, versions=versions(), args=tuple(self.run_settings.args),
                        cwd=self.run_settings.cwd)
@@ -1041,6 +1048,7 @@ class MainWindow(QMainWindow):
         """Draw a result's graph (or say why there is none) and reset the picture's companions."""
         cap = result.capture
         self.result = result
+        self.comparison.forget()  # a comparison is of the picture it was made on
         self.replay.set_capture(cap)
         self._show_filter("all", None)  # a filter belongs to the capture it was made on
         if result.layout is None:  # drawing was stopped
@@ -1140,9 +1148,11 @@ class MainWindow(QMainWindow):
         module = graph.nodes[node_id].get("module")
         self.navigator.set_crumbs(breadcrumbs(graph, module), hint="This node was not made inside an nn.Module")
         cap = self.result.capture
-        self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id),
-                                 self._scopes_of(node_id), prefer_pass=self.result.pass_index,
-                                 leaf_steps=leaf_steps_of(cap.graph, node_id))
+        if not self.comparison.owns(node_id):  # a node only the compared session has: shown from it
+            self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id),
+                                     self._scopes_of(node_id), prefer_pass=self.result.pass_index,
+                                     leaf_steps=leaf_steps_of(cap.graph, node_id))
+        self.comparison.inspect(node_id)
 
     def show_nodes(self, node_ids: list[str]) -> None:
         """Select graph nodes, opening the module boxes that hide them; the first is inspected."""
@@ -1212,7 +1222,7 @@ class MainWindow(QMainWindow):
         The picture, its colours and captions, the filters and Find follow
         the pass shown; the inspector opens a node on that pass.
         """
-        if self.result is None or index == self.result.pass_index:
+        if self.result is None or (index == self.result.pass_index and not self.comparison.active):
             return
         cap = self.result.capture
         if index is not None and not 0 <= index < len(cap.passes):
@@ -1221,6 +1231,7 @@ class MainWindow(QMainWindow):
         prepared = self._view_job("pass", lambda: pass_view(cap, index))
         if prepared is None:
             return
+        self.comparison.forget()  # so is a comparison
         graph, display, layout = prepared
         self.result = dataclasses.replace(self.result, display=display, layout=layout, pass_index=index,
                                           pass_graph=graph)
@@ -1390,7 +1401,7 @@ class MainWindow(QMainWindow):
         self.graph_view.set_colour_mode(self.colour_combo.currentData())
 
     def set_colour_mode(self, key: str) -> None:
-        """Colour the nodes by ``"kind"`` or ``"grad_norm"`` (Graph > Colour, or the toolbar's combo)."""
+        """Colour the nodes by ``"kind"``, ``"grad_norm"`` or, while comparing, ``"diff"`` (Graph > Colour, the combo)."""
         self.colour_combo.setCurrentIndex(max(self.colour_combo.findData(key), 0))
         self.graph_view.set_colour_mode(self.colour_combo.currentData())
 

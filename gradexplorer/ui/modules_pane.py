@@ -13,6 +13,8 @@ __all__ = ["AuditModel", "ModulesPane"]
 
 _HEADERS = ("Path", "Kind", "Shape / dtype", "Device", "Notes")
 _TONES = {"warning": QColor("#b3261e"), "info": QColor("#6e7781")}
+#: Behind the notes of state whose placement differs from the compared run's (File > Compare with Session).
+_CHANGED = QBrush(QColor("#ffd98a"))
 
 
 class AuditModel(QAbstractItemModel):
@@ -26,6 +28,8 @@ class AuditModel(QAbstractItemModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.rows: list[AuditRow] = []
+        #: While comparing: state path -> what differs from the compared run ("requires_grad True -> False").
+        self.changes: dict[str, str] = {}
         self._children: dict[int, list[int]] = {-1: []}
         self._position: list[int] = []  # each row's place among its parent's children
 
@@ -71,6 +75,12 @@ class AuditModel(QAbstractItemModel):
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         row = self.rows[index.internalId()]
+        change = self.changes.get(row.path) if index.column() == 4 else None
+        if change is not None:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return f"{row.texts[4]}; compared: {change}" if row.texts[4] else f"compared: {change}"
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return _CHANGED
         if role == Qt.ItemDataRole.DisplayRole:
             return row.texts[index.column()]
         if role == Qt.ItemDataRole.ForegroundRole and row.tone and index.column() in (0, 4):
@@ -131,9 +141,27 @@ class ModulesPane(QTreeView):
         for column in range(self.audit.columnCount()):
             self.resizeColumnToContents(column)
 
+    def show_changes(self, changes: dict[str, str] | None) -> None:
+        """While comparing: what differs from the compared run, after the notes of each state entry it names.
+
+        ``changes`` maps a state path (``"model.embed.weight"``) to the text; None ends it.
+        """
+        self.audit.changes = dict(changes or {})
+        self.show_rows(self.audit.rows)  # the rows again, warnings opened, with the changes in their notes
+        for row in self.audit.rows:
+            if row.path in self.audit.changes:  # open the modules that lead to it
+                parent = row.parent
+                while parent != -1:
+                    self.setExpanded(self.audit.index_of_row(parent), True)
+                    parent = self.audit.rows[parent].parent
+
     def row_texts(self, path: str) -> tuple[str, ...] | None:
-        """The columns of the row of a module or state entry (by its path), or None."""
-        return next((row.texts for row in self.audit.rows if row.path == path), None)
+        """The columns of the row of a module or state entry (by its path), as shown, or None."""
+        for i, row in enumerate(self.audit.rows):
+            if row.path == path:
+                index = self.audit.index_of_row(i)
+                return tuple(self.audit.data(index.siblingAtColumn(c)) for c in range(len(row.texts)))
+        return None
 
     def warning_texts(self) -> list[str]:
         """Every warning row's text, for tests and accessibility."""

@@ -19,6 +19,8 @@ SEVERITY_COLOURS = {"problem": QBrush(QColor("#c62828")), "note": QBrush(QColor(
 _ROWS_SIZED_TO_TEXT = 200
 
 _HEADERS = ("Name", "Reason", "Why (no) gradient", "Line")
+#: Behind a reason code that differs from the compared run's (File > Compare with Session).
+CHANGED_BRUSH = QBrush(QColor("#ffd98a"))
 
 
 class ExplanationModel(QAbstractTableModel):
@@ -32,6 +34,13 @@ class ExplanationModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.rows: tuple = ()
+        #: While comparing: name -> (the compared run's code, its sentence) for names whose reason changed.
+        self.previous: dict[str, tuple[str, str]] = {}
+
+    def set_previous(self, previous: dict[str, tuple[str, str]]) -> None:
+        self.beginResetModel()
+        self.previous = dict(previous)
+        self.endResetModel()
 
     def set_rows(self, explanations) -> None:
         self.beginResetModel()
@@ -52,13 +61,17 @@ class ExplanationModel(QAbstractTableModel):
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         exp = self.rows[index.row()]
         column = index.column()
+        before = self.previous.get(exp.name)
         if role == Qt.ItemDataRole.DisplayRole:
             line = "" if exp.line is None else (str(exp.line) if exp.file is None else f"{exp.file}:{exp.line}")
-            return (exp.name, exp.code, exp.sentence, line)[column]
+            code = exp.code if before is None else f"{before[0]} → {exp.code}"
+            return (exp.name, code, exp.sentence, line)[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return exp.sentence
+            return exp.sentence if before is None else f"{exp.sentence}\n\nIn the run compared with: {before[1]}"
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
             return SEVERITY_COLOURS.get(exp.severity)
+        if role == Qt.ItemDataRole.BackgroundRole and column == 1 and before is not None:
+            return CHANGED_BRUSH
         return None
 
 
@@ -112,6 +125,15 @@ class TensorsPane(QTableView):
         """Show ``explanations`` (O(1): rows are drawn on demand); short tables get rows sized to their text."""
         self.pending.clear()
         self.table.set_rows(explanations)
+        if len(self.table.rows) <= _ROWS_SIZED_TO_TEXT:
+            self.resizeRowsToContents()
+
+    def show_previous(self, previous: dict[str, tuple[str, str]] | None) -> None:
+        """While comparing: the compared run's reason code before each one that changed (``alias → no_grad``).
+
+        ``previous`` maps a name to that run's ``(code, sentence)`` ("-" for a name it did not bind); None ends it.
+        """
+        self.table.set_previous(previous or {})
         if len(self.table.rows) <= _ROWS_SIZED_TO_TEXT:
             self.resizeRowsToContents()
 

@@ -42,6 +42,11 @@ ACTIONS = (
     ActionSpec("new_action", "New", (QKeySequence.StandardKey.New,), "", lambda w: w.new_session()),
     ActionSpec("open_action", "Open…", (QKeySequence.StandardKey.Open,),
                "Open a session (.gxsession) or a Python script", lambda w: w.open_with_dialog()),
+    ActionSpec("compare_action", "Compare with Session…", (),
+               "Compare the run on screen with a saved session: what was added, removed and changed, node by node",
+               lambda w: w.comparison.compare_with_dialog()),
+    ActionSpec("end_comparison_action", "End Comparison", (), "Show the run's own picture again",
+               lambda w: w.comparison.end()),
     ActionSpec("save_action", "Save", (QKeySequence.StandardKey.Save,), "", lambda w: w.save()),
     ActionSpec("save_as_action", "Save As…", (QKeySequence.StandardKey.SaveAs,), "", lambda w: w.save_as()),
     ActionSpec("quit_action", "Quit", (QKeySequence.StandardKey.Quit,), "", lambda w: w.close()),
@@ -115,11 +120,14 @@ def setup_menus(window) -> None:
 
 
 def _file_menu(window, menu) -> None:
-    """File: New, Open, Open Recent, Save, Save As, Export, Quit."""
+    """File: New, Open, Open Recent, Compare, Save, Save As, Export, Quit."""
     file_menu = menu.addMenu("&File")
     file_menu.addAction(window.new_action)
     file_menu.addAction(window.open_action)
     window.recent_menu = file_menu.addMenu("Open &Recent")
+    file_menu.addAction(window.compare_action)
+    file_menu.addAction(window.end_comparison_action)
+    window.end_comparison_action.setEnabled(False)
     file_menu.addAction(window.save_action)
     file_menu.addAction(window.save_as_action)
     export_menu = file_menu.addMenu("&Export")

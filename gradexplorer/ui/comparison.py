@@ -1,0 +1,173 @@
+"""File > Compare with Session: the run on screen beside a saved one, in one picture and side by side.
+
+The saved session is run A, the reference (the run before the edit); the run
+on screen is run B. Reading the session, matching the two graphs
+(:mod:`gradexplorer.core.analysis.matching`), comparing every value and
+gradient and laying out the joint picture all happen in a job: the window
+keeps answering. The picture is run B's graph with run A's removed nodes put
+back (:mod:`gradexplorer.core.analysis.diff_graph`), coloured by status
+(same, changed, added, removed: the legend says which is which); the
+inspector shows the chosen node of both runs side by side with their
+difference; the Tensors tab shows the reason codes that changed
+(``alias → no_grad``), the Modules tab the placements that changed, and the
+console the comparison's report. Showing a pass, a new run or End
+Comparison ends it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog
+
+from ..core.analysis.accounting import leaf_steps_of
+from ..core.analysis.diff import diff_captures, run_label
+from ..core.analysis.diff_graph import REMOVED_PREFIX, comparison_graph
+from ..core.io.diff_report import comparison_rows, format_diff
+from ..core.io.session import SESSION_SUFFIX, load_session
+from ..core.records.capture import Capture
+from ..core.records.diff import CaptureDiff
+from ..core.records.errors import DocumentError
+from .worker import prepare_view
+
+__all__ = ["Comparison", "ComparisonController", "prepare_comparison"]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A comparison on screen: the session compared with, its capture (run A), the records, and the pass shown before."""
+
+    path: Path
+    capture_a: Capture
+    diff: CaptureDiff
+    pass_before: int | None
+
+
+def prepare_comparison(path: Path, capture_b: Capture):
+    """In a job: read the session, compare it with ``capture_b``, lay out the joint picture.
+
+    Returns ``(capture_a, diff, graph, display, layout, report)``: ``report`` is the console's text.
+    """
+    capture_a = load_session(path).capture
+    diff = diff_captures(capture_a, capture_b, a_label=f"{path.name} ({capture_a.device})",
+                         b_label=run_label(capture_b, "this run"))
+    graph = comparison_graph(diff, capture_a.graph, capture_b.graph)
+    display, layout = prepare_view(capture_b, None, graph=graph)
+    return capture_a, diff, graph, display, layout, format_diff(diff, nodes=False)
+
+
+class ComparisonController(QObject):
+    """Connects File > Compare with Session / End Comparison to a main window's picture, inspector and console."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.current: Comparison | None = None
+
+    @property
+    def active(self) -> bool:
+        """True while a comparison is on screen."""
+        return self.current is not None
+
+    def ask_session_path(self) -> str:
+        """The open dialog (a method, so tests can replace it)."""
+        path, _ = QFileDialog.getOpenFileName(self.window, "Compare with session", "",
+                                              f"gradexplorer sessions (*{SESSION_SUFFIX} *.json)")
+        return path
+
+    def compare_with_dialog(self) -> bool:
+        path = self.ask_session_path()
+        return bool(path) and self.compare_with(Path(path))
+
+    def compare_with(self, path: Path) -> bool:
+        """Compare the run on screen (run B) with the session at ``path`` (run A); False with a message on failure."""
+        window = self.window
+        result = window.result
+        if result is None or not result.complete:
+            window.status.setText("Nothing to compare yet: run the code (or open a session) first")
+            return False
+        path = Path(path)
+        window.status.setText(f"Comparing with {path.name}…")
+        try:
+            prepared = window._view_job("compare", lambda: prepare_comparison(path, result.capture))
+        except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays as it is
+            why = str(exc) if isinstance(exc, (DocumentError, OSError)) else f"{type(exc).__name__}: {exc}"
+            window.console.append_message(f"Cannot compare with {path.name}: {why}", error=True)
+            window.status.setText(f"Cannot compare with {path.name}")
+            return False
+        if prepared is None:
+            return False
+        capture_a, diff, graph, display, layout, report = prepared
+        window.replay.stop()
+        self.current = Comparison(path, capture_a, diff, result.pass_index)
+        window.result = dataclasses.replace(result, display=display, layout=layout, pass_index=None, pass_graph=graph)
+        window._show_filter("all", None)
+        window.graph_view.show_graph(graph, layout, passes_ran=bool(result.capture.passes), display=display)
+        window.navigator.set_passes(len(result.capture.passes), None)
+        self._offer_colour(True)
+        window.set_colour_mode("diff")
+        window.inspector.show_node(None, None)
+        window.end_comparison_action.setEnabled(True)
+        window.tensors_pane.show_previous({n.name: (n.code_a or "-", n.sentence_a or "(not bound there)")
+                                           for n in diff.names if n.reason_changed and n.code_b is not None})
+        window.modules_pane.show_changes({p.path: ", ".join(p.changes) for p in diff.placements})
+        window.console.append_message(f"Compared with {path.name}:\n{report}")
+        counts = diff.counts()
+        window.status.setText(f"Compared with {path.name}: {counts['same']} same, {counts['changed']} changed, "
+                              f"{counts['added']} added, {counts['removed']} removed")
+        return True
+
+    def end(self) -> None:
+        """End Comparison: the run's own picture again, on the pass it showed before."""
+        if self.current is not None:
+            self.window.set_pass(self.current.pass_before)
+
+    def forget(self) -> None:
+        """The picture no longer shows the comparison (another pass, a new run): drop it and its colouring."""
+        if self.current is None:
+            return
+        self.current = None
+        window = self.window
+        self._offer_colour(False)
+        if window.graph_view.colour_mode == "diff":
+            window.set_colour_mode("kind")
+        window.inspector.show_comparison(None)
+        window.tensors_pane.show_previous(None)
+        window.modules_pane.show_changes(None)
+        window.end_comparison_action.setEnabled(False)
+
+    def _offer_colour(self, offered: bool) -> None:
+        combo = self.window.colour_combo
+        at = combo.findData("diff")
+        if offered and at < 0:
+            combo.addItem("Colour: compared with another run", "diff")
+        elif not offered and at >= 0:
+            combo.removeItem(at)
+
+    def owns(self, node_id: str) -> bool:
+        """True for a node only the compared session has (``"A:n8"``): the window cannot inspect it itself."""
+        return self.current is not None and node_id.startswith(REMOVED_PREFIX)
+
+    def inspect(self, node_id: str) -> None:
+        """Show a node of the comparison: run A's own node where B has none, and the side-by-side table."""
+        window = self.window
+        current = self.current
+        if current is None or node_id not in window.result.shown_graph:
+            window.inspector.show_comparison(None)
+            return
+        attrs = window.result.shown_graph.nodes[node_id]
+        a_id = attrs.get("diff_of")
+        if self.owns(node_id):
+            graph_a = current.capture_a.graph
+            window.inspector.show_node(node_id, graph_a.nodes[a_id], current.capture_a.passes,
+                                       leaf_steps=leaf_steps_of(graph_a, a_id))
+        item = current.diff.for_a(a_id) if a_id is not None else current.diff.for_b(node_id)
+        attrs_a = current.capture_a.graph.nodes[a_id] if a_id is not None else None
+        attrs_b = None if self.owns(node_id) else window.result.capture.graph.nodes[node_id]
+        rows = comparison_rows(current.diff, item, attrs_a, attrs_b)
+        how = f", matched by {item.rule}" if item.rule else ""
+        window.inspector.show_comparison(
+            f"{item.status}{how}", rows, a_label=current.diff.a_label, b_label=current.diff.b_label)

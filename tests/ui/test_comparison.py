@@ -1,0 +1,159 @@
+"""File > Compare with Session: one picture marked by status, both runs side by side in the inspector.
+
+Read back as a user sees it: the fill each node is painted with, the dashed
+border of a removed node, the edges drawn to it, the legend's lines, the
+inspector's table for the chosen node, the console's report. Expected values
+come from plain PyTorch runs of the same programs.
+"""
+
+import textwrap
+
+import torch
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+
+from gradexplorer import capture
+from gradexplorer.core.capture.script import ScriptRun
+from gradexplorer.core.io.session import save_session, session_from_capture
+from gradexplorer.core.records.tensors import format_number
+from gradexplorer.ui.legend import DIFF_FILLS, legend_texts
+
+from ..core.test_diff import MODEL, TRAIN
+from ..programs import write_project
+from .conftest import run_and_wait
+
+ALIAS = textwrap.dedent("""\
+    a = torch.tensor(1.0, requires_grad=True)
+    with torch.no_grad():
+        b = a
+    b.backward()
+""")
+
+
+def _fill(window, node_id) -> str:
+    return window.graph_view.items_by_id[node_id]._brush.color().name()
+
+
+def _row(window, what):
+    return next(row for row in window.inspector.comparison_table() if row[0] == what)
+
+
+def test_the_seed_lesson_b_equals_a_compared_with_b_equals_a_plus_0(qtbot, window, tmp_path):
+    plain = {}
+    exec(ALIAS, {"torch": torch}, plain)
+    saved = tmp_path / "alias.gxsession"
+    window.editor.setPlainText(ALIAS)
+    run_and_wait(qtbot, window)
+    save_session(window.current_session(), saved)
+    window.editor.setPlainText(ALIAS.replace("b = a\n", "b = a + 0\n"))
+    run_and_wait(qtbot, window)
+    assert window.compare_action.isEnabled() and not window.end_comparison_action.isEnabled()
+    assert window.comparison.compare_with(saved)
+    a = window.result.capture.node_named("a")
+    # The one node both runs have is changed (it got a gradient in A and none in B): painted amber.
+    assert _fill(window, a) == QColor(DIFF_FILLS["changed"][0]).name()
+    assert window.graph_view.legend.mode == "diff"
+    assert legend_texts("diff")[:4] == ["the same in both runs", "changed (value, gradient, op, dtype…)",
+                                        "added: only in this run", "removed: only in the run compared with"]
+    assert window.colour_combo.currentData() == "diff"
+    window.graph_view.select_node(a)
+    assert window.inspector.comparison_box.title() == "Compared: changed, matched by name"
+    assert _row(window, ".grad at the end")[1:] == (format_number(plain["a"].grad.item()), "None", "in one run only")
+    assert _row(window, "why `b`")[1:] == ("alias", "no_grad", "changed")
+    assert _row(window, "why `a`")[1:] == ("leaf_grad", "leaf_unreachable", "changed")
+    assert "b: alias -> no_grad" in window.console.toPlainText()
+    assert "1 changed" in window.status.text()
+    window.end_comparison_action.trigger()
+    assert window.colour_combo.findData("diff") < 0 and window.graph_view.legend.mode == "kind"
+    assert not window.inspector.comparison_box.isVisibleTo(window.inspector)
+    assert not window.end_comparison_action.isEnabled()
+
+
+def _session(script, elsewhere, path, *args):
+    cap = capture(script.read_text(encoding="utf-8"), filename=str(script), run=ScriptRun(args, str(elsewhere)))
+    assert cap.ok, cap.error
+    save_session(session_from_capture(cap), path)
+    return cap
+
+
+def test_a_frozen_layer_shows_its_removed_nodes_where_they_hung(qtbot, window, tmp_path):
+    script, elsewhere = write_project(tmp_path, {"model.py": MODEL, "train.py": TRAIN})
+    plain = {}
+    namespace = {"__name__": "plain"}
+    exec(MODEL, namespace)
+    torch.manual_seed(0)
+    model = namespace["Net"]()
+    x, target = torch.randn(5, 4), torch.randint(0, 3, (5,))
+    torch.nn.functional.cross_entropy(model(x), target).backward()
+    plain = {n: p.grad for n, p in model.named_parameters()}
+    _session(script, elsewhere, tmp_path / "a.gxsession")
+    frozen = _session(script, elsewhere, tmp_path / "b.gxsession", "--freeze")
+    assert window.open_session(tmp_path / "b.gxsession")
+    assert window.comparison.compare_with(tmp_path / "a.gxsession")
+    view, graph = window.graph_view, window.result.shown_graph
+    removed = sorted(n for n in view.items_by_id if n.startswith("A:"))
+    assert len(removed) == 5
+    for node_id in removed:
+        assert _fill(window, node_id) == QColor(DIFF_FILLS["removed"][0]).name()
+        assert view.items_by_id[node_id]._pen.style() == Qt.PenStyle.DashLine
+    for node_id in frozen.graph:
+        assert _fill(window, node_id) == QColor(DIFF_FILLS["same"][0]).name()
+    # The removed tanh hangs below the head's addmm, as it did in run A: that edge is drawn.
+    head = next(n for n in frozen.graph if frozen.graph.nodes[n]["op"] == "AddmmBackward0")
+    tanh = next(n for n in removed if graph.nodes[n]["op"] == "TanhBackward0")
+    assert (head, tanh) in view.drawn_edges()
+    # A removed parameter: the inspector shows run A's node, and its gradient beside B's none.
+    weight = next(n for n in removed if graph.nodes[n]["names"] == ("model.embed.weight",))
+    view.select_node(weight)
+    inspector = window.inspector
+    assert inspector.title.text().startswith("AccumulateGrad") and "model.embed.weight" in inspector.names.text()
+    grad_row = _row(window, ".grad at the end")
+    truth = plain["embed.weight"]
+    assert grad_row[1] == f"8x4 float32 {format_number(truth.min().item())}..{format_number(truth.max().item())}"
+    assert grad_row[2:] == ("None", "in one run only")
+    assert _row(window, "why `model.embed.weight`")[1:] == ("leaf_grad", "grad_switched_off", "changed")
+    # A parameter in both runs: the same gradient, as plain PyTorch computes with the layer frozen or not.
+    view.select_node(frozen.node_named("model.head.bias"))
+    assert _row(window, ".grad at the end")[3] == "same"
+    assert _row(window, ".grad at the end")[1] == "[" + ", ".join(format_number(v) for v in plain["head.bias"].tolist()) + "]"
+    # Another pass (or a new run) ends the comparison; the picture is the run's own again.
+    window.comparison.end()
+    assert not any(n.startswith("A:") for n in window.graph_view.items_by_id)
+    assert window.graph_view.legend.mode == "kind"
+
+
+def test_a_session_that_cannot_be_read_leaves_the_picture_as_it_was(qtbot, window, tmp_path):
+    bad = tmp_path / "broken.gxsession"
+    bad.write_bytes(b"not a session")
+    assert not window.comparison.compare_with(bad)  # nothing on screen yet
+    window.editor.setPlainText(ALIAS)
+    run_and_wait(qtbot, window)
+    drawn = dict(window.graph_view.items_by_id)
+    assert not window.comparison.compare_with(bad)
+    assert "Cannot compare with broken.gxsession" in window.console.toPlainText()
+    assert window.graph_view.items_by_id.keys() == drawn.keys() and window.graph_view.legend.mode == "kind"
+    assert not window.comparison.active
+
+
+def test_the_tensors_and_modules_tabs_show_what_changed_since_the_compared_run(qtbot, window, tmp_path):
+    script, elsewhere = write_project(tmp_path, {"model.py": MODEL, "train.py": TRAIN})
+    plain_run = _session(script, elsewhere, tmp_path / "a.gxsession")
+    _session(script, elsewhere, tmp_path / "b.gxsession", "--freeze")
+    assert window.open_session(tmp_path / "b.gxsession")
+    tensors, modules = window.tensors_pane, window.modules_pane
+    row = next(r for r in range(tensors.rowCount()) if tensors.cell_text(r, 0) == "model.embed.weight")
+    assert tensors.cell_text(row, 1) == "grad_switched_off"
+    assert modules.row_texts("model.embed.weight")[4] == "frozen; no .grad"
+    assert window.comparison.compare_with(tmp_path / "a.gxsession")
+    assert tensors.cell_text(row, 1) == "leaf_grad → grad_switched_off"
+    before = plain_run.tensor("model.embed.weight")
+    assert before is not None and "In the run compared with: " in tensors.table.data(
+        tensors.table.index(row, 1), Qt.ItemDataRole.ToolTipRole)
+    head = next(r for r in range(tensors.rowCount()) if tensors.cell_text(r, 0) == "model.head.weight")
+    assert tensors.cell_text(head, 1) == "leaf_grad"  # unchanged: no arrow
+    assert modules.row_texts("model.embed.weight")[4] == (
+        "frozen; no .grad; compared: requires_grad True -> False, has .grad True -> False")
+    assert modules.row_texts("model.head.weight")[4] == "requires grad; has .grad"
+    window.end_comparison_action.trigger()
+    assert tensors.cell_text(row, 1) == "grad_switched_off"
+    assert modules.row_texts("model.embed.weight")[4] == "frozen; no .grad"
