@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from ..core.analysis.accounting import leaf_steps_of
 from ..core.analysis.diff import diff_captures, run_label
-from ..core.analysis.diff_graph import REMOVED_PREFIX, comparison_graph
+from ..core.analysis.diff_graph import REMOVED_PREFIX, comparison_graph, warm_box_statuses
 from ..core.io.diff_report import comparison_rows, format_diff
 from ..core.io.session import SESSION_SUFFIX, load_session
 from ..core.records.capture import Capture
@@ -56,6 +56,7 @@ def prepare_comparison(path: Path, capture_b: Capture):
                          b_label=run_label(capture_b, "this run"))
     graph = comparison_graph(diff, capture_a.graph, capture_b.graph)
     display, layout = prepare_view(capture_b, None, graph=graph)
+    warm_box_statuses(graph, display.groups.values())
     return capture_a, diff, graph, display, layout, format_diff(diff, nodes=False)
 
 

@@ -654,7 +654,7 @@ class GraphView(QGraphicsView):
         for node_id, item in self.items_by_id.items():
             item._pen = item.base_pen
             if mode == "diff":
-                status = box_status(self._graph, item.group.members) if isinstance(item, GroupItem) else \
+                status = box_status(self._graph, item.group) if isinstance(item, GroupItem) else \
                     self._graph.nodes[node_id].get("diff", "same")
                 item._brush = QBrush(QColor(DIFF_FILLS[status][1 if self._dark else 0]))
                 item._text = _paint_tools(item.style, self._dark)[2]

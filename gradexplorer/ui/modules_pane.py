@@ -147,13 +147,15 @@ class ModulesPane(QTreeView):
         ``changes`` maps a state path (``"model.embed.weight"``) to the text; None ends it.
         """
         self.audit.changes = dict(changes or {})
-        self.show_rows(self.audit.rows)  # the rows again, warnings opened, with the changes in their notes
-        for row in self.audit.rows:
+        rows = self.audit.rows
+        for row in rows if self.audit.changes else ():
             if row.path in self.audit.changes:  # open the modules that lead to it
                 parent = row.parent
                 while parent != -1:
                     self.setExpanded(self.audit.index_of_row(parent), True)
-                    parent = self.audit.rows[parent].parent
+                    parent = rows[parent].parent
+        # The notes are read from ``changes`` as they are painted: no reset of 20,000 rows on the GUI thread.
+        self.viewport().update()
 
     def row_texts(self, path: str) -> tuple[str, ...] | None:
         """The columns of the row of a module or state entry (by its path), as shown, or None."""
