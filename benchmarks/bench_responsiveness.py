@@ -16,6 +16,8 @@ nodes, driven through the real :class:`MainWindow` (offscreen):
 * ``s``: the action's wall time (``open``: until the first picture is drawn);
 * ``find``, ``filter``, ``expand``: Find "linear", the requires-grad filter,
   opening the first module box (their work runs in jobs);
+* ``replay``: the first three steps of Replay backward (the pass's picture
+  made in a job, then each step dims, selects and writes on the edges);
 * ``compare``: File > Compare with Session against the session saved above
   (every node matched and every value and gradient compared in a job, then
   the joint picture drawn);
@@ -60,7 +62,7 @@ TARGET_STALL_S = 0.100
 TARGET_SAVE_S = 2.0
 TARGET_OPEN_S = 1.0
 TARGET_SIZE_RATIO = 0.2
-ACTIONS = ("run", "autosave", "save", "open", "export", "find", "filter", "expand", "compare")
+ACTIONS = ("run", "autosave", "save", "open", "export", "find", "filter", "expand", "replay", "compare")
 
 
 def _wait_for_run(window) -> None:
@@ -138,6 +140,7 @@ def measure_once(window, size: int, folder: Path, collections: CollectionLog) ->
     timed("filter", lambda: window.apply_filter("requires_grad"))
     box = next((d for d in window.result.display.nodes if d.startswith(GROUP_PREFIX)), None)
     timed("expand", lambda: box is not None and window.expand_group(box[len(GROUP_PREFIX):]))
+    timed("replay", lambda: [window.replay.bar.forward_action.trigger() for _ in range(3)])
     timed("compare", lambda: window.comparison.compare_with(path))
     return out
 

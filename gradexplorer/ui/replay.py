@@ -172,7 +172,11 @@ class ReplayController(QObject):
                 window.set_pass(pass_index)  # the picture of that pass (a job: the window keeps painting)
                 if window.result is None or window.result.pass_index != pass_index:
                     return
-            self.replay = replay_of(cap, pass_index)
+            # The steps of a 50,000-node pass take 70 ms to gather: a job, the window keeps painting meanwhile.
+            replay = window._view_job("replay", lambda: replay_of(cap, pass_index))
+            if replay is None:
+                return
+            self.replay = replay
         if not len(self.replay):
             window.status.setText("Nothing ran in this pass: no node to replay")
             return

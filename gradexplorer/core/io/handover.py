@@ -27,7 +27,6 @@ import zipfile
 from typing import BinaryIO
 
 import orjson
-import safetensors.torch
 import torch
 
 from ..records.capture import Capture
@@ -41,6 +40,7 @@ from .container import (
     _write_lines,
     _write_pieces,
     _write_value_table,
+    read_value_table,
 )
 from .decode import (
     _RECORDS,
@@ -114,8 +114,8 @@ def read_capture_part(data: bytes, partial: PartialCapture, *, name: str = "the 
     except Exception as exc:  # noqa: BLE001 - as in read_session_bytes: one clear sentence
         raise DocumentError(f"{name} is a damaged part of a session container ({type(exc).__name__}: {exc})") from None
     try:
-        table = safetensors.torch.load(raw)
-    except Exception as exc:  # noqa: BLE001 - safetensors raises its own error types
+        table = read_value_table(raw)
+    except Exception as exc:  # noqa: BLE001 - a damaged table raises ValueError, JSON and struct errors
         raise DocumentError(f"{name}: the value table is damaged ({type(exc).__name__}: {exc})") from None
     partial.add_table(table, name)
     table_token, records_token = _TABLE.set(partial.table), _RECORDS.set(partial.records)

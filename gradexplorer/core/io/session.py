@@ -99,8 +99,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-import safetensors.torch
-
 from ..._version import __version__
 from ..capture.run import versions
 from ..collector import paused_collection
@@ -122,6 +120,7 @@ from .container import (
     _write_lines,
     _write_pieces,
     _write_value_table,
+    read_value_table,
 )
 from .decode import _TABLE, PartialCapture, capture_from_dict
 from .files import _CancellableFile, not_a_regular_file, write_atomic
@@ -388,8 +387,8 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
     table: dict = {}
     if raw is not None:
         try:
-            table = safetensors.torch.load(raw)
-        except Exception as exc:  # noqa: BLE001 - safetensors raises its own error types
+            table = read_value_table(raw)
+        except Exception as exc:  # noqa: BLE001 - a damaged table raises ValueError, JSON and struct errors
             raise DocumentError(f"{name}: the value table is damaged ({type(exc).__name__}: {exc})") from None
     if partial is not None:
         partial.add_table(table, name)
