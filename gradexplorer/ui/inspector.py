@@ -237,6 +237,19 @@ def _short(record: TensorRecord | None) -> str:
 #: The comparison table's difference column: amber where the runs differ, grey where they agree.
 _DIFFERS, _SAME = "#b35900", "#6e7781"
 
+def _hidden_box(outer: QVBoxLayout, title: str, name: str) -> tuple[QLabel, QGroupBox]:
+    """A titled box holding one selectable, wrapping label, added to ``outer`` hidden (shown while it has news)."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setAccessibleName(name)
+    box = QGroupBox(title)
+    QVBoxLayout(box).addWidget(label)
+    box.setVisible(False)
+    outer.addWidget(box)
+    return label, box
+
+
 def _breakable(text: str) -> str:
     """``text`` as HTML that may wrap after a dot or an underscore before a letter (never inside a number):
     ``model.embed.weight``, ``grad_switched_off``.
@@ -288,24 +301,10 @@ class Inspector(QScrollArea):
         self.title.setWordWrap(True)
         outer.addWidget(self.title)
         # While a backward pass is replayed (the Replay toolbar): the step on screen, above the node's details.
-        self.replay = QLabel()
-        self.replay.setWordWrap(True)
-        self.replay.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.replay.setAccessibleName("Replay step")
-        self.replay_box = QGroupBox("Replay: this step of the backward pass")
-        QVBoxLayout(self.replay_box).addWidget(self.replay)
-        self.replay_box.setVisible(False)
-        outer.addWidget(self.replay_box)
+        self.replay, self.replay_box = _hidden_box(outer, "Replay: this step of the backward pass", "Replay step")
         # While the picture compares this run with a saved one (File > Compare with Session): both side by side.
-        self.comparison = QLabel()
-        self.comparison.setWordWrap(True)
+        self.comparison, self.comparison_box = _hidden_box(outer, "Compared with another run", "Comparison")
         self.comparison.setTextFormat(Qt.TextFormat.RichText)
-        self.comparison.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.comparison.setAccessibleName("Comparison")
-        self.comparison_box = QGroupBox("Compared with another run")
-        QVBoxLayout(self.comparison_box).addWidget(self.comparison)
-        self.comparison_box.setVisible(False)
-        outer.addWidget(self.comparison_box)
         self._comparison_rows: list = []
 
         outer.addLayout(self._facts_form())

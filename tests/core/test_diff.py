@@ -141,11 +141,16 @@ def test_the_seed_chain_against_itself_is_the_same_and_matched_by_name():
     assert diff.counts()["same"] == 5
 
 
-def test_a_frozen_layer_against_plain_pytorch_runs_of_both(project):
+def _both_ways(project, *args):
+    """The project run plainly and under the capture, without ``args`` (run A) and with them (run B), compared."""
     script, elsewhere = project
-    plain_a, plain_b = _plain(script, elsewhere), _plain(script, elsewhere, "--freeze")
-    cap_a, cap_b = _captured(script, elsewhere), _captured(script, elsewhere, "--freeze")
-    diff = diff_captures(cap_a, cap_b)
+    plain_a, plain_b = _plain(script, elsewhere), _plain(script, elsewhere, *args)
+    cap_a, cap_b = _captured(script, elsewhere), _captured(script, elsewhere, *args)
+    return plain_a, plain_b, cap_a, diff_captures(cap_a, cap_b)
+
+
+def test_a_frozen_layer_against_plain_pytorch_runs_of_both(project):
+    plain_a, plain_b, cap_a, diff = _both_ways(project, "--freeze")
     frozen = {n for n, g in plain_b["grads"].items() if g is None}
     assert frozen == {"embed.weight", "embed.bias"}
     for name, grad_a in plain_a["grads"].items():
@@ -174,10 +179,7 @@ def test_a_frozen_layer_against_plain_pytorch_runs_of_both(project):
 
 
 def test_float32_against_float64_measures_the_drift_as_plain_pytorch_does(project):
-    script, elsewhere = project
-    plain_a, plain_b = _plain(script, elsewhere), _plain(script, elsewhere, "--double")
-    cap_a, cap_b = _captured(script, elsewhere), _captured(script, elsewhere, "--double")
-    diff = diff_captures(cap_a, cap_b)
+    plain_a, plain_b, cap_a, diff = _both_ways(project, "--double")
     assert diff.counts()["added"] == diff.counts()["removed"] == 0
     for name, grad_a in plain_a["grads"].items():
         grad_b = plain_b["grads"][name]
@@ -335,10 +337,7 @@ def test_pass_k_of_a_against_pass_k_of_b_as_plain_pytorch_computes_them():
 @pytest.mark.cuda
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 def test_cpu_against_cuda_shows_the_drift_and_the_placements(project):
-    script, elsewhere = project
-    plain_a, plain_b = _plain(script, elsewhere), _plain(script, elsewhere, "--device", "cuda")
-    cap_a, cap_b = _captured(script, elsewhere), _captured(script, elsewhere, "--device", "cuda")
-    diff = diff_captures(cap_a, cap_b)
+    plain_a, plain_b, cap_a, diff = _both_ways(project, "--device", "cuda")
     assert diff.counts()["added"] == diff.counts()["removed"] == 0
     for name, grad_a in plain_a["grads"].items():
         node = diff.for_a(cap_a.node_named(f"model.{name}"))
