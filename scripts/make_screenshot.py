@@ -189,7 +189,8 @@ def replay_pictures(window, app, folder: Path) -> None:
 
 
 def comparison_pictures(window, app, folder: Path) -> None:
-    """File > Compare with Session: the seed's ``b = a`` against ``b = a + 0``, a frozen layer, float32 vs float64."""
+    """File > Compare with Session: the seed's ``b = a`` against ``b = a + 0``, a frozen layer, float32 vs float64,
+    a training loop with another learning rate (its last pass)."""
     from gradexplorer import capture
     from gradexplorer.core.capture.script import ScriptRun
     from gradexplorer.core.io.session import save_session, session_from_capture
@@ -222,6 +223,14 @@ def comparison_pictures(window, app, folder: Path) -> None:
     window.comparison.compare_with(work / "plain.gxsession")
     window.graph_view.select_node(window.result.capture.node_named("model.head.weight"))
     _save(window, app, folder / "compare-float64.png")
+    from tests.ui.test_comparison import LOOP
+
+    _run(window, LOOP.replace("LR", "0.5"))
+    save_session(window.current_session(), work / "lr05.gxsession")
+    _run(window, LOOP.replace("LR", "0.1"))
+    window.comparison.compare_with(work / "lr05.gxsession")
+    window.graph_view.select_node(window.result.capture.node_named("model.0.weight"))
+    _save(window, app, folder / "compare-training-loop.png")
     window.new_session()
 
 

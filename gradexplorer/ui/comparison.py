@@ -10,8 +10,10 @@ back (:mod:`gradexplorer.core.analysis.diff_graph`), coloured by status
 inspector shows the chosen node of both runs side by side with their
 difference; the Tensors tab shows the reason codes that changed
 (``alias → no_grad``), the Modules tab the placements that changed, and the
-console the comparison's report. Showing a pass, a new run or End
-Comparison ends it.
+console the comparison's report. A program with several passes is compared
+on the pass on screen (:func:`~gradexplorer.core.analysis.diff_graph.pass_status`),
+and the pass picker moves the comparison to another. A replay, a new run or
+End Comparison ends it.
 """
 
 from __future__ import annotations
@@ -38,26 +40,31 @@ __all__ = ["Comparison", "ComparisonController", "prepare_comparison"]
 
 @dataclass(frozen=True)
 class Comparison:
-    """A comparison on screen: the session compared with, its capture (run A), the records, and the pass shown before."""
+    """A comparison on screen: the session compared with, its capture (run A) and the records."""
 
     path: Path
     capture_a: Capture
     diff: CaptureDiff
-    pass_before: int | None
 
 
-def prepare_comparison(path: Path, capture_b: Capture):
-    """In a job: read the session, compare it with ``capture_b``, lay out the joint picture.
+def prepare_comparison(path: Path, capture_b: Capture, pass_index: int | None):
+    """In a job: read the session, compare it with ``capture_b``, lay out the joint picture of ``pass_index``.
 
-    Returns ``(capture_a, diff, graph, display, layout, report)``: ``report`` is the console's text.
+    Returns ``(capture_a, diff, (graph, display, layout), report)``: ``report`` is the console's text.
     """
     capture_a = load_session(path).capture
     diff = diff_captures(capture_a, capture_b, a_label=f"{path.name} ({capture_a.device})",
                          b_label=run_label(capture_b, "this run"))
-    graph = comparison_graph(diff, capture_a.graph, capture_b.graph)
+    picture = comparison_picture(diff, capture_a, capture_b, pass_index)
+    return capture_a, diff, picture, format_diff(diff, nodes=False)
+
+
+def comparison_picture(diff: CaptureDiff, capture_a: Capture, capture_b: Capture, pass_index: int | None):
+    """In a job: the joint graph of one pass (None: every pass), its boxes and layout: ``(graph, display, layout)``."""
+    graph = comparison_graph(diff, capture_a.graph, capture_b.graph, pass_index)
     display, layout = prepare_view(capture_b, None, graph=graph)
     warm_box_statuses(graph, display.groups.values())
-    return capture_a, diff, graph, display, layout, format_diff(diff, nodes=False)
+    return graph, display, layout
 
 
 class ComparisonController(QObject):
@@ -93,7 +100,7 @@ class ComparisonController(QObject):
         path = Path(path)
         window.status.setText(f"Comparing with {path.name}…")
         try:
-            prepared = window._view_job("compare", lambda: prepare_comparison(path, result.capture))
+            prepared = window._view_job("compare", lambda: prepare_comparison(path, result.capture, result.pass_index))
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays as it is
             why = str(exc) if isinstance(exc, (DocumentError, OSError)) else f"{type(exc).__name__}: {exc}"
             window.console.append_message(f"Cannot compare with {path.name}: {why}", error=True)
@@ -101,13 +108,10 @@ class ComparisonController(QObject):
             return False
         if prepared is None:
             return False
-        capture_a, diff, graph, display, layout, report = prepared
+        capture_a, diff, picture, report = prepared
         window.replay.stop()
-        self.current = Comparison(path, capture_a, diff, result.pass_index)
-        window.result = dataclasses.replace(result, display=display, layout=layout, pass_index=None, pass_graph=graph)
-        window._show_filter("all", None)
-        window.graph_view.show_graph(graph, layout, passes_ran=bool(result.capture.passes), display=display)
-        window.navigator.set_passes(len(result.capture.passes), None)
+        self.current = Comparison(path, capture_a, diff)
+        self._show_picture(result.pass_index, picture)
         self._offer_colour(True)
         window.set_colour_mode("diff")
         window.inspector.show_node(None, None)
@@ -117,14 +121,50 @@ class ComparisonController(QObject):
         window.modules_pane.show_changes({p.path: ", ".join(p.changes) for p in diff.placements})
         window.console.append_message(f"Compared with {path.name}:\n{report}")
         counts = diff.counts()
+        shown = "" if result.pass_index is None else \
+            f"; pass {result.pass_index + 1} of {len(result.capture.passes)} shown: {self._counts_text()}"
         window.status.setText(f"Compared with {path.name}: {counts['same']} same, {counts['changed']} changed, "
-                              f"{counts['added']} added, {counts['removed']} removed")
+                              f"{counts['added']} added, {counts['removed']} removed{shown}")
         return True
 
+    def _show_picture(self, pass_index: int | None, picture) -> None:
+        window = self.window
+        graph, display, layout = picture
+        window.result = dataclasses.replace(window.result, display=display, layout=layout, pass_index=pass_index,
+                                            pass_graph=graph)
+        window._show_filter("all", None)
+        passes = len(window.result.capture.passes)
+        window.graph_view.show_graph(graph, layout, passes_ran=bool(passes), display=display)
+        window.navigator.set_passes(passes, pass_index)
+
+    def show_pass(self, pass_index: int | None) -> bool:
+        """The comparison's picture of another pass (the pass picker while comparing); False if it was not made."""
+        current, window = self.current, self.window
+        cap = window.result.capture
+        picture = window._view_job("compare", lambda: comparison_picture(current.diff, current.capture_a, cap,
+                                                                          pass_index))
+        if picture is None or self.current is not current:
+            return False
+        self._show_picture(pass_index, picture)
+        window.inspector.show_node(None, None)
+        window.inspector.show_comparison(None)
+        which = "every pass" if pass_index is None else f"pass {pass_index + 1} of {len(cap.passes)}"
+        window.status.setText(f"Compared with {current.path.name}, {which}: {self._counts_text()}")
+        return True
+
+    def _counts_text(self) -> str:
+        """How many nodes of the picture have each status."""
+        found = dict.fromkeys(("same", "changed", "added", "removed"), 0)
+        for _, status in self.window.result.shown_graph.nodes(data="diff"):
+            found[status or "same"] += 1
+        return ", ".join(f"{count} {status}" for status, count in found.items())
+
     def end(self) -> None:
-        """End Comparison: the run's own picture again, on the pass it showed before."""
+        """End Comparison: the run's own picture again, on the pass shown."""
         if self.current is not None:
-            self.window.set_pass(self.current.pass_before)
+            index = self.window.result.pass_index
+            self.forget()
+            self.window.set_pass(index, force=True)
 
     def forget(self) -> None:
         """The picture no longer shows the comparison (another pass, a new run): drop it and its colouring."""

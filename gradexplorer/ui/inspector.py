@@ -250,6 +250,23 @@ def _hidden_box(outer: QVBoxLayout, title: str, name: str) -> tuple[QLabel, QGro
     return label, box
 
 
+def _comparison_row(what: str, a: str, b: str, diff: str) -> str:
+    """One row of a comparison as HTML lines: the name and the difference (in its colour), then A and B.
+
+    Lines, not a table: Qt's rich-text tables do not shrink below their
+    longest words, and a dock a third of the window wide cut off the
+    difference column. What both runs share is written once.
+    """
+    note = f" <span style='color:{_DIFFERS if diff != 'same' else _SAME}'>{html.escape(diff)}</span>" if diff else ""
+    if a == b:
+        return f"<b>{_breakable(what)}</b>: {_breakable(a)}{note}"
+    if "—" in (a, b):  # a node in one run only: its facts in one line each
+        only = f" <span style='color:{_SAME}'>(only in {'A' if b == '—' else 'B'})</span>"
+        return f"<b>{_breakable(what)}</b>: {_breakable(a if b == '—' else b)}{only}{note}"
+    return (f"<b>{_breakable(what)}</b>{note}<br>&nbsp;&nbsp;A: {_breakable(a)}"
+            f"<br>&nbsp;&nbsp;B: {_breakable(b)}")
+
+
 def _breakable(text: str) -> str:
     """``text`` as HTML that may wrap after a dot or an underscore before a letter (never inside a number):
     ``model.embed.weight``, ``grad_switched_off``.
@@ -358,15 +375,8 @@ class Inspector(QScrollArea):
             self.comparison.setText("")
             return
         self.comparison_box.setTitle(f"Compared: {status}")
-        cells = "".join(
-            f"<tr><td><b>{_breakable(what)}</b></td><td>{_breakable(a)}</td><td>{_breakable(b)}</td>"
-            f"<td style='color:{_DIFFERS if diff not in ('', 'same') else _SAME}'>{html.escape(diff)}</td></tr>"
-            for what, a, b, diff in rows)
-        # Narrow headers, the runs named above: the dock is often a third of the window wide.
-        self.comparison.setText(
-            f"<p>A: {html.escape(a_label)}<br>B: {html.escape(b_label)}</p>"
-            f"<table width='100%' cellspacing='0' cellpadding='2'><tr><th></th><th align='left'>A</th><th align='left'>B</th>"
-            f"<th align='left'>difference</th></tr>{cells}</table>")
+        body = "<br>".join(_comparison_row(*row) for row in rows)
+        self.comparison.setText(f"A: {html.escape(a_label)}<br>B: {html.escape(b_label)}<br><br>{body}")
 
     def comparison_table(self) -> list[tuple[str, str, str, str]]:
         """The comparison rows shown (empty when none): what a user reads in the box."""

@@ -1216,22 +1216,26 @@ class MainWindow(QMainWindow):
         self.graph_view.restore_zoom(zoom, fitted=fitted)
         self._update_navigator()
 
-    def set_pass(self, index: int | None) -> None:
+    def set_pass(self, index: int | None, *, force: bool = False) -> None:
         """Draw one backward pass (0-based ``index``), or every pass (None), in a job; the zoom is fitted again.
 
         The picture, its colours and captions, the filters and Find follow
-        the pass shown; the inspector opens a node on that pass.
+        the pass shown; the inspector opens a node on that pass. While a
+        comparison is on screen, its picture of that pass. ``force``: draw
+        it again even when it is the pass shown.
         """
-        if self.result is None or (index == self.result.pass_index and not self.comparison.active):
+        if self.result is None or (index == self.result.pass_index and not force):
             return
         cap = self.result.capture
         if index is not None and not 0 <= index < len(cap.passes):
             return
         self.replay.stop()  # a replay is of the pass it showed
+        if self.comparison.active:
+            self.comparison.show_pass(index)
+            return
         prepared = self._view_job("pass", lambda: pass_view(cap, index))
         if prepared is None:
             return
-        self.comparison.forget()  # so is a comparison
         graph, display, layout = prepared
         self.result = dataclasses.replace(self.result, display=display, layout=layout, pass_index=index,
                                           pass_graph=graph)

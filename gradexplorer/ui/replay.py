@@ -168,6 +168,7 @@ class ReplayController(QObject):
         pass_index = self.bar.pass_combo.currentData()
         cap = window.result.capture
         if self.replay is None or self.replay.pass_index != pass_index or self.replay.graph is not cap.graph:
+            window.comparison.end()  # a replay is of the run's own picture
             if window.result.pass_index != pass_index:
                 window.set_pass(pass_index)  # the picture of that pass (a job: the window keeps painting)
                 if window.result is None or window.result.pass_index != pass_index:

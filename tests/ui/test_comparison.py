@@ -157,3 +157,74 @@ def test_the_tensors_and_modules_tabs_show_what_changed_since_the_compared_run(q
     window.end_comparison_action.trigger()
     assert tensors.cell_text(row, 1) == "grad_switched_off"
     assert modules.row_texts("model.embed.weight")[4] == "frozen; no .grad"
+
+
+LOOP = textwrap.dedent("""\
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=LR)
+    x, y = torch.randn(6, 3), torch.randn(6, 1)
+    for step in range(3):
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+""")
+
+
+def _plain_loop(lr: str) -> list[dict]:
+    """The loop run by PyTorch alone: each step's parameter gradients."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=float(lr))
+    x, y = torch.randn(6, 3), torch.randn(6, 1)
+    seen = []
+    for _ in range(3):
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        seen.append({n: p.grad.clone() for n, p in model.named_parameters()})
+        opt.step()
+    return seen
+
+
+def test_a_training_loop_is_compared_pass_by_pass(qtbot, window, tmp_path):
+    plain_a, plain_b = _plain_loop("0.5"), _plain_loop("0.1")
+    saved = tmp_path / "lr05.gxsession"
+    window.editor.setPlainText(LOOP.replace("LR", "0.5"))
+    run_and_wait(qtbot, window)
+    save_session(window.current_session(), saved)
+    window.editor.setPlainText(LOOP.replace("LR", "0.1"))
+    run_and_wait(qtbot, window)
+    assert window.result.pass_index == 2  # a loop opens on its last pass
+    assert window.comparison.compare_with(saved)
+    cap = window.result.capture
+    weight = cap.node_named("model.0.weight")
+    view = window.graph_view
+
+    def fills():
+        return {n: _fill(window, n) for n in view.items_by_id}
+
+    same, changed = QColor(DIFF_FILLS["same"][0]).name(), QColor(DIFF_FILLS["changed"][0]).name()
+    # Pass 3: the learning rates have made the runs drift apart (plain PyTorch: the gradients differ).
+    assert not torch.equal(plain_a[2]["0.weight"], plain_b[2]["0.weight"])
+    assert window.result.pass_index == 2 and fills()[weight] == changed
+    assert all(2 in window.result.shown_graph.nodes[n]["on_path"] for n in view.items_by_id)
+    assert "pass 3 of 3 shown" in window.status.text()
+    # Pass 1 ran on the same parameters in both runs: the same gradients, every node the same.
+    assert all(torch.equal(plain_a[0][n], plain_b[0][n]) for n in plain_a[0])
+    window.set_pass(0)
+    assert window.comparison.active and window.result.pass_index == 0
+    assert set(fills().values()) == {same}
+    view.select_node(weight)
+    assert _row(window, "gradient, pass 1")[3] == "same"
+    gap = (plain_a[2]["0.weight"].double() - plain_b[2]["0.weight"].double()).abs().max().item()
+    assert _row(window, "gradient, pass 3")[3] == f"max |a-b| {gap:.3g}, rel " + _row(
+        window, "gradient, pass 3")[3].split("rel ")[1]
+    window.end_comparison_action.trigger()
+    assert not window.comparison.active and window.result.pass_index == 0
+    assert not any(n.startswith("A:") for n in view.items_by_id) and view.legend.mode == "kind"
+    # Replaying a pass ends the comparison: the replay is of the run's own picture.
+    assert window.comparison.compare_with(saved) and window.comparison.active
+    window.replay.bar.forward_action.trigger()
+    assert not window.comparison.active and window.inspector.replay_text().startswith("Step 1 of")
+    assert not any(n.startswith("A:") for n in view.items_by_id)

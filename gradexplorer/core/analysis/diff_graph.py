@@ -16,41 +16,69 @@ from __future__ import annotations
 
 import networkx as nx
 
-from ..records.diff import CaptureDiff
+from ..records.diff import CaptureDiff, NodeDiff
 from ..records.nodes import CaptureGraph
 from .matching import id_order
 
-__all__ = ["REMOVED_PREFIX", "box_status", "comparison_graph", "warm_box_statuses"]
+__all__ = ["REMOVED_PREFIX", "box_status", "comparison_graph", "pass_status", "warm_box_statuses"]
 
 #: Before the id of a node of run A that run B does not have.
 REMOVED_PREFIX = "A:"
 
 
-def comparison_graph(diff: CaptureDiff, graph_a: nx.DiGraph, graph_b: nx.DiGraph) -> CaptureGraph:
-    """Run B's graph plus run A's removed nodes and their edges, each node marked with its ``diff`` status."""
+#: What a node's status in one pass's picture leaves to the other passes (the inspector lists every pass).
+_OTHER_PASSES = frozenset({"gradient", ".grad", "passes"})
+
+
+def pass_status(item: NodeDiff, index: int, *, leaf: bool = False) -> str:
+    """A node's status in the picture of pass ``index``: that pass's gradient counts, the other passes' do not.
+
+    A training loop whose learning rate changed runs the same first pass in
+    both runs: its picture shows it the same, the later passes changed. A
+    leaf's value is the one at the end of the run (the optimizer's last step
+    is in it), so for a ``leaf`` it is left to the inspector too.
+    """
+    ignored = _OTHER_PASSES | {"value"} if leaf else _OTHER_PASSES
+    if item.status != "changed" or set(item.changes) - ignored:
+        return item.status
+    return "changed" if any(d is not None and d.differs for d in item.grads.get(index, ())) else "same"
+
+
+def comparison_graph(diff: CaptureDiff, graph_a: nx.DiGraph, graph_b: nx.DiGraph,
+                     pass_index: int | None = None) -> CaptureGraph:
+    """Run B's graph plus run A's removed nodes and their edges, each node marked with its ``diff`` status.
+
+    ``pass_index``: only the nodes pass ``pass_index`` ran through in each run
+    (``on_path``), marked with their status in that pass (:func:`pass_status`)
+    and drawn with its gradients (``view_pass``, as :func:`.passes.pass_graph`
+    does); None: every node, marked with its status over all passes.
+    """
     result = CaptureGraph()
     node, succ, pred = result._node, result._succ, result._pred
     to_b: dict[str, str] = {}
     for item in diff.nodes:
-        if item.b is not None:
-            attrs = dict(graph_b.nodes[item.b])
-            attrs["diff"], attrs["diff_of"] = item.status, item.a
-            new_id = item.b
-        else:
-            attrs = dict(graph_a.nodes[item.a])
-            attrs["diff"], attrs["diff_of"] = "removed", item.a
-            new_id = REMOVED_PREFIX + item.a
+        source = graph_b.nodes[item.b] if item.b is not None else graph_a.nodes[item.a]
+        if pass_index is not None and pass_index not in (source.get("on_path") or ()):
+            continue
+        attrs = dict(source)
+        status = item.status if pass_index is None else pass_status(item, pass_index,
+                                                                    leaf=source.get("kind") == "leaf")
+        attrs["diff"], attrs["diff_of"] = status, item.a
+        if pass_index is not None:
+            attrs["view_pass"] = pass_index
+        new_id = item.b if item.b is not None else REMOVED_PREFIX + item.a
         if item.a is not None:
             to_b[item.a] = new_id
         node[new_id] = attrs
         succ[new_id] = {}
         pred[new_id] = {}
     for u, v, data in graph_b.edges(data=True):
-        succ[u][v] = data
-        pred[v][u] = data
+        if u in node and v in node:
+            succ[u][v] = data
+            pred[v][u] = data
     for u, v, data in graph_a.edges(data=True):
-        if u in to_b and v in to_b and (to_b[u].startswith(REMOVED_PREFIX) or to_b[v].startswith(REMOVED_PREFIX)):
-            mu, mv = to_b[u], to_b[v]
+        mu, mv = to_b.get(u), to_b.get(v)
+        if mu is not None and mv is not None and (mu.startswith(REMOVED_PREFIX) or mv.startswith(REMOVED_PREFIX)):
             if mv not in succ[mu]:
                 succ[mu][mv] = data
                 pred[mv][mu] = data
@@ -62,6 +90,7 @@ def comparison_graph(diff: CaptureDiff, graph_a: nx.DiGraph, graph_b: nx.DiGraph
     roots += [n for n in sorted(node, key=id_order) if not pred[n] and n not in roots]
     result.graph["roots"] = tuple(roots)
     result.graph["comparison"] = (diff.a_label, diff.b_label)
+    result.graph["pass_index"] = pass_index
     return result
 
 

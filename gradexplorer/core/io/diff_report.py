@@ -176,7 +176,9 @@ def comparison_rows(diff: CaptureDiff, node: NodeDiff, attrs_a: dict | None,
                          "" if a == b or "—" in (a, b) else "differs"))
     value = node.value if node.value is not None else _one_sided(attrs_a, attrs_b, "value")
     if value is not None:
-        rows.append(("forward value", _short(value.a), _short(value.b), _difference(value)))
+        leaf = (attrs_b or attrs_a or {}).get("kind") == "leaf"  # a leaf's is the value at the end of the run
+        rows.append(("value at the end" if leaf else "forward value", _short(value.a), _short(value.b),
+                     _difference(value)))
     for index in sorted(node.grads):
         grad = node.pass_grad(index)
         if grad is not None:
