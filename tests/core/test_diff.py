@@ -346,3 +346,51 @@ def test_cpu_against_cuda_shows_the_drift_and_the_placements(project):
     placements = {p.path: p.changes for p in diff.placements}
     assert placements["model.scale"] == ("device cpu -> cuda:0",)
     assert placements["model.head.weight"] == ("device cpu -> cuda:0",)
+
+
+def _as_if_made_on_cuda(session_path, out_path):
+    """The session with every device written as a cuda machine writes it (the values are CPU copies in any session)."""
+    import zipfile
+
+    with zipfile.ZipFile(session_path) as src, zipfile.ZipFile(out_path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for name in src.namelist():
+            data = src.read(name)
+            if name.endswith((".json", ".jsonl")):
+                data = data.replace(b'"cpu"', b'"cuda:0"')
+            dst.writestr(name, data)
+
+
+def test_a_session_from_a_cuda_machine_against_a_cpu_run_shows_placements_and_drift(project, tmp_path, capsys):
+    # No GPU here: a cpu session is rewritten as a cuda machine writes it; the real cuda run is the test above.
+    script, elsewhere = project
+    cap = _captured(script, elsewhere)
+    plain = _plain(script, elsewhere)
+    cpu_path, cuda_path = tmp_path / "cpu.gxsession", tmp_path / "cuda.gxsession"
+    save_session(session_from_capture(cap), cpu_path)
+    _as_if_made_on_cuda(cpu_path, cuda_path)
+    from gradexplorer import compare
+
+    diff = compare(cpu_path, cuda_path).diff
+    assert diff.counts()["added"] == diff.counts()["removed"] == 0
+    for name, grad in plain["grads"].items():
+        node = diff.for_a(cap.node_named(f"model.{name}"))
+        assert "device" in node.changes and node.grad.max_abs == 0.0
+        assert torch.equal(node.grad.b.data, grad) and node.grad.b.device == "cuda:0"
+    assert {p.path: p.changes for p in diff.placements} == {
+        path: ("device cpu -> cuda:0",) for path in ("model.scale", "model.embed.weight", "model.embed.bias",
+                                                     "model.head.weight", "model.head.bias")}
+    assert cli_main(["diff", str(cpu_path), str(cuda_path)]) == 1
+    assert "model.head.weight: device cpu -> cuda:0" in capsys.readouterr().out
+
+
+def test_the_cli_says_why_a_run_has_nothing_and_refuses_a_missing_device(tmp_path, capsys):
+    good, broken = tmp_path / "alias.py", tmp_path / "broken.py"
+    good.write_text(ALIAS, encoding="utf-8")
+    broken.write_text("x = (\n", encoding="utf-8")
+    assert cli_main(["diff", str(good), str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert "B: broken.py (cpu): did not run: SyntaxError at line 1" in out
+    assert "1 only in A (removed)" in out
+    if not torch.cuda.is_available():
+        assert cli_main(["diff", str(good), str(good), "--device-b", "cuda"]) == 2
+        assert "cuda is not available" in capsys.readouterr().err

@@ -238,5 +238,12 @@ def diff_captures(capture_a: Capture, capture_b: Capture, *, a_label: str = "A",
     return CaptureDiff(
         a_label, b_label, _node_diffs(capture_a, capture_b), _name_diffs(capture_a, capture_b),
         _placement_diffs(capture_a, capture_b), _pass_diffs(capture_a, capture_b),
-        tuple(w for w in warnings_a if w not in warnings_b), tuple(w for w in warnings_b if w not in warnings_a))
+        tuple(w for w in warnings_a if w not in warnings_b), tuple(w for w in warnings_b if w not in warnings_a),
+        _ending(capture_a), _ending(capture_b))
+
+
+def _ending(capture: Capture) -> str:
+    if capture.error is None:
+        return ""
+    return ("did not run: " if not capture.executed else "raised ") + capture.error.headline()
 

@@ -118,7 +118,8 @@ def format_diff(diff: CaptureDiff, *, max_rows: int = 200, nodes: bool = True) -
     ``nodes=False`` leaves out the table of nodes that differ (the app's picture shows them).
     """
     counts = diff.counts()
-    lines = [f"A: {diff.a_label}", f"B: {diff.b_label}",
+    lines = [f"A: {diff.a_label}" + (f": {diff.error_a}" if diff.error_a else ""),
+             f"B: {diff.b_label}" + (f": {diff.error_b}" if diff.error_b else ""),
              f"nodes: {counts['same'] + counts['changed']} in both ({counts['same']} same, {counts['changed']} "
              f"changed), {counts['added']} only in B (added), {counts['removed']} only in A (removed)"]
     pass_lines = [f"  pass {p.index + 1}: {'; '.join(p.changes)}" + (f" ({p.b.error})" if p.b and p.b.error else "")
@@ -234,6 +235,7 @@ def diff_to_dict(diff: CaptureDiff) -> dict:
     """The comparison as a JSON-ready document (see ``docs/diff.md``)."""
     return {
         "format": DIFF_FORMAT[0], "version": DIFF_FORMAT[1], "a": diff.a_label, "b": diff.b_label,
+        "error_a": diff.error_a, "error_b": diff.error_b,
         "statuses": STATUSES, "counts": diff.counts(),
         "passes": [{"index": p.index, "changes": list(p.changes), "error_a": p.a and p.a.error,
                     "error_b": p.b and p.b.error} for p in diff.passes],

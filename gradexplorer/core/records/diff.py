@@ -210,6 +210,9 @@ class CaptureDiff:
         One per pass index of either run.
     warnings_a, warnings_b : tuple of str
         Module-audit warnings found in one run only (``"path: message"``).
+    error_a, error_b : str
+        How each run ended when it raised (``"SyntaxError at line 1: ..."``;
+        "" when it ran to the end), so a report says why a run has fewer nodes.
     """
 
     a_label: str
@@ -220,6 +223,8 @@ class CaptureDiff:
     passes: tuple[PassDiff, ...]
     warnings_a: tuple[str, ...] = ()
     warnings_b: tuple[str, ...] = ()
+    error_a: str = ""
+    error_b: str = ""
 
     def counts(self) -> dict[str, int]:
         """How many nodes have each status (every key of :data:`STATUSES`)."""
