@@ -231,6 +231,15 @@ def comparison_pictures(window, app, folder: Path) -> None:
     window.comparison.compare_with(work / "lr05.gxsession")
     window.graph_view.select_node(window.result.capture.node_named("model.0.weight"))
     _save(window, app, folder / "compare-training-loop.png")
+    dock = window.inspector.parentWidget()
+    while not isinstance(dock, QDockWidget):
+        dock = dock.parentWidget()
+    dock.setFloating(True)  # a wide inspector: A and B side by side
+    dock.resize(1000, 640)
+    _settle(app)
+    dock.grab().save(str(folder / "compare-side-by-side.png"))
+    print(f"wrote {folder / 'compare-side-by-side.png'}")
+    dock.setFloating(False)
     window.new_session()
 
 

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from ..core.graph.schema import short_op
 from ..core.records.tensors import TensorRecord, format_number
 
-__all__ = ["Inspector", "TensorTableModel", "TensorView", "describe_record"]
+__all__ = ["COMPARISON_TABLE_WIDTH", "Inspector", "TensorTableModel", "TensorView", "describe_record"]
 
 
 def describe_record(record: TensorRecord | None) -> str:
@@ -234,8 +234,11 @@ def _short(record: TensorRecord | None) -> str:
 
 
 #: How a pass's effect on a leaf's .grad reads (core.accounting's step effects).
-#: The comparison table's difference column: amber where the runs differ, grey where they agree.
+#: The comparison's difference: amber where the runs differ, grey where they agree.
 _DIFFERS, _SAME = "#b35900", "#6e7781"
+#: From this inspector width (pixels) a comparison shows A and B side by side, in a table; below it, one
+#: above the other (Qt's rich-text tables do not shrink below their longest words: a narrow dock cut them off).
+COMPARISON_TABLE_WIDTH = 620
 
 def _hidden_box(outer: QVBoxLayout, title: str, name: str) -> tuple[QLabel, QGroupBox]:
     """A titled box holding one selectable, wrapping label, added to ``outer`` hidden (shown while it has news)."""
@@ -251,11 +254,8 @@ def _hidden_box(outer: QVBoxLayout, title: str, name: str) -> tuple[QLabel, QGro
 
 
 def _comparison_row(what: str, a: str, b: str, diff: str) -> str:
-    """One row of a comparison as HTML lines: the name and the difference (in its colour), then A and B.
-
-    Lines, not a table: Qt's rich-text tables do not shrink below their
-    longest words, and a dock a third of the window wide cut off the
-    difference column. What both runs share is written once.
+    """One row of a comparison in a narrow inspector, as HTML lines: the name and the difference (in its
+    colour), then A and B; what both runs share is written once (a wide one shows a table: ``_render_comparison``).
     """
     note = f" <span style='color:{_DIFFERS if diff != 'same' else _SAME}'>{html.escape(diff)}</span>" if diff else ""
     if a == b:
@@ -323,6 +323,7 @@ class Inspector(QScrollArea):
         self.comparison, self.comparison_box = _hidden_box(outer, "Compared with another run", "Comparison")
         self.comparison.setTextFormat(Qt.TextFormat.RichText)
         self._comparison_rows: list = []
+        self._comparison_labels = ("A", "B")
 
         outer.addLayout(self._facts_form())
         # A leaf's accumulated .grad and its per-pass story come first: it is what a user debugging a training
@@ -370,13 +371,36 @@ class Inspector(QScrollArea):
         ``status`` heads the box ("changed, matched by name"); None hides it (no comparison on screen).
         """
         self._comparison_rows = list(rows) if status is not None else []
+        self._comparison_labels = (a_label, b_label)
         self.comparison_box.setVisible(status is not None)
         if status is None:
             self.comparison.setText("")
             return
         self.comparison_box.setTitle(f"Compared: {status}")
-        body = "<br>".join(_comparison_row(*row) for row in rows)
-        self.comparison.setText(f"A: {html.escape(a_label)}<br>B: {html.escape(b_label)}<br><br>{body}")
+        self._render_comparison()
+
+    def comparison_layout(self) -> str:
+        """``"table"`` (A and B side by side: the inspector is wide) or ``"lines"`` (A above B: it is narrow)."""
+        return "table" if self.viewport().width() >= COMPARISON_TABLE_WIDTH else "lines"
+
+    def _render_comparison(self) -> None:
+        rows, (a_label, b_label) = self._comparison_rows, self._comparison_labels
+        heading = f"A: {html.escape(a_label)}<br>B: {html.escape(b_label)}"
+        if self.comparison_layout() == "table":
+            body = "".join(
+                f"<tr><td><b>{_breakable(what)}</b></td><td>{_breakable(a)}</td><td>{_breakable(b)}</td>"
+                f"<td style='color:{_DIFFERS if diff not in ('', 'same') else _SAME}'>{html.escape(diff)}</td></tr>"
+                for what, a, b, diff in rows)
+            self.comparison.setText(
+                f"{heading}<table cellspacing='0' cellpadding='2'><tr><th></th><th align='left'>A</th>"
+                f"<th align='left'>B</th><th align='left'>difference</th></tr>{body}</table>")
+        else:
+            self.comparison.setText(f"{heading}<br><br>" + "<br>".join(_comparison_row(*row) for row in rows))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if self._comparison_rows and self.comparison_box.isVisibleTo(self):
+            self._render_comparison()  # side by side once there is room, one above the other when there is not
 
     def comparison_table(self) -> list[tuple[str, str, str, str]]:
         """The comparison rows shown (empty when none): what a user reads in the box."""

@@ -228,3 +228,34 @@ def test_a_training_loop_is_compared_pass_by_pass(qtbot, window, tmp_path):
     window.replay.bar.forward_action.trigger()
     assert not window.comparison.active and window.inspector.replay_text().startswith("Step 1 of")
     assert not any(n.startswith("A:") for n in view.items_by_id)
+
+
+def test_a_wide_inspector_shows_both_runs_side_by_side(qtbot, window, tmp_path):
+    from gradexplorer.ui.inspector import COMPARISON_TABLE_WIDTH
+
+    saved = tmp_path / "lr05.gxsession"
+    window.editor.setPlainText(LOOP.replace("LR", "0.5"))
+    run_and_wait(qtbot, window)
+    save_session(window.current_session(), saved)
+    window.editor.setPlainText(LOOP.replace("LR", "0.1"))
+    run_and_wait(qtbot, window)
+    assert window.comparison.compare_with(saved)
+    window.graph_view.select_node(window.result.capture.node_named("model.0.weight"))
+    inspector = window.inspector
+    dock = inspector.parentWidget()
+    while dock is not None and not hasattr(dock, "setFloating"):
+        dock = dock.parentWidget()
+    dock.setFloating(True)
+    dock.resize(400, 700)
+    qtbot.waitUntil(lambda: inspector.viewport().width() < COMPARISON_TABLE_WIDTH)
+    qtbot.wait(50)
+    text = inspector.comparison.text()
+    assert inspector.comparison_layout() == "lines" and "<table" not in text
+    assert "&nbsp;&nbsp;A: 4x3 float32 -0.2454..0.2678<br>&nbsp;&nbsp;B: 4x3 float32 -0.3102..0.3671" in text
+    dock.resize(1000, 700)
+    qtbot.waitUntil(lambda: inspector.viewport().width() >= COMPARISON_TABLE_WIDTH)
+    qtbot.wait(50)
+    text = inspector.comparison.text()
+    assert inspector.comparison_layout() == "table" and "<table" in text
+    # .grad at the end: A's beside B's, then the difference.
+    assert "<td>4x3 float32 -0.2454..0.2678</td><td>4x3 float32 -0.3102..0.3671</td>" in text
