@@ -30,6 +30,17 @@ ALIAS = textwrap.dedent("""\
 """)
 
 
+def _saved_then(qtbot, window, tmp_path, before: str, after: str):
+    """Run ``before`` in the window and save it, then run ``after``: the saved session's path."""
+    saved = tmp_path / "before.gxsession"
+    window.editor.setPlainText(before)
+    run_and_wait(qtbot, window)
+    save_session(window.current_session(), saved)
+    window.editor.setPlainText(after)
+    run_and_wait(qtbot, window)
+    return saved
+
+
 def _fill(window, node_id) -> str:
     return window.graph_view.items_by_id[node_id]._brush.color().name()
 
@@ -41,12 +52,7 @@ def _row(window, what):
 def test_the_seed_lesson_b_equals_a_compared_with_b_equals_a_plus_0(qtbot, window, tmp_path):
     plain = {}
     exec(ALIAS, {"torch": torch}, plain)
-    saved = tmp_path / "alias.gxsession"
-    window.editor.setPlainText(ALIAS)
-    run_and_wait(qtbot, window)
-    save_session(window.current_session(), saved)
-    window.editor.setPlainText(ALIAS.replace("b = a\n", "b = a + 0\n"))
-    run_and_wait(qtbot, window)
+    saved = _saved_then(qtbot, window, tmp_path, ALIAS, ALIAS.replace("b = a\n", "b = a + 0\n"))
     assert window.compare_action.isEnabled() and not window.end_comparison_action.isEnabled()
     assert window.comparison.compare_with(saved)
     a = window.result.capture.node_named("a")
@@ -189,12 +195,7 @@ def _plain_loop(lr: str) -> list[dict]:
 
 def test_a_training_loop_is_compared_pass_by_pass(qtbot, window, tmp_path):
     plain_a, plain_b = _plain_loop("0.5"), _plain_loop("0.1")
-    saved = tmp_path / "lr05.gxsession"
-    window.editor.setPlainText(LOOP.replace("LR", "0.5"))
-    run_and_wait(qtbot, window)
-    save_session(window.current_session(), saved)
-    window.editor.setPlainText(LOOP.replace("LR", "0.1"))
-    run_and_wait(qtbot, window)
+    saved = _saved_then(qtbot, window, tmp_path, LOOP.replace("LR", "0.5"), LOOP.replace("LR", "0.1"))
     assert window.result.pass_index == 2  # a loop opens on its last pass
     assert window.comparison.compare_with(saved)
     cap = window.result.capture
@@ -233,12 +234,7 @@ def test_a_training_loop_is_compared_pass_by_pass(qtbot, window, tmp_path):
 def test_a_wide_inspector_shows_both_runs_side_by_side(qtbot, window, tmp_path):
     from gradexplorer.ui.inspector import COMPARISON_TABLE_WIDTH
 
-    saved = tmp_path / "lr05.gxsession"
-    window.editor.setPlainText(LOOP.replace("LR", "0.5"))
-    run_and_wait(qtbot, window)
-    save_session(window.current_session(), saved)
-    window.editor.setPlainText(LOOP.replace("LR", "0.1"))
-    run_and_wait(qtbot, window)
+    saved = _saved_then(qtbot, window, tmp_path, LOOP.replace("LR", "0.5"), LOOP.replace("LR", "0.1"))
     assert window.comparison.compare_with(saved)
     window.graph_view.select_node(window.result.capture.node_named("model.0.weight"))
     inspector = window.inspector
