@@ -247,10 +247,13 @@ def fresh_project_modules(project: Project) -> Iterator[None]:
     put back when the run ends, so the run imports its own copies.
     """
     # Not __main__: the program's own module (its __file__ is the script, in the project) is the caller's.
-    set_aside = {name: module for name, module in list(sys.modules.items()) if _owned(project, name, module)}
+    # sys.modules.copy(), not list(sys.modules.items()): a copy is one C call, while a list built item by item
+    # can let a collection's finalizers run, and with them another capture's thread importing (a test's two
+    # threads did: "dictionary changed size during iteration").
+    set_aside = {name: module for name, module in sys.modules.copy().items() if _owned(project, name, module)}
     for name in set_aside:
         sys.modules.pop(name, None)
-    before = set(sys.modules)
+    before = set(sys.modules.copy())
     finder = _ProjectFinder(project)
     sys.meta_path.insert(0, finder)
     try:
@@ -258,7 +261,7 @@ def fresh_project_modules(project: Project) -> Iterator[None]:
     finally:
         with contextlib.suppress(ValueError):
             sys.meta_path.remove(finder)
-        for name, module in list(sys.modules.items()):
+        for name, module in sys.modules.copy().items():
             if name not in before and name != "__main__" and project.owns_module(module):
                 sys.modules.pop(name, None)
                 _MODULES.pop(name, None)
