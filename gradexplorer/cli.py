@@ -227,8 +227,6 @@ def _run_show(args) -> int:
 
 def _load_run(path: str, device: str):
     """The capture of one side of ``diff``: a script is run (in this process), a session is read."""
-    from .core.records.errors import DocumentError
-
     if path.endswith(".py"):
         from .core.capture.script import ScriptRun
         from .core.pipeline import capture
@@ -237,10 +235,7 @@ def _load_run(path: str, device: str):
         return capture(code, device=device, filename=filename, run=ScriptRun((), os.getcwd()))
     from .core.io.session import load_session
 
-    try:
-        return load_session(path).capture
-    except DocumentError as exc:
-        raise OSError(str(exc)) from exc
+    return load_session(path).capture  # a DocumentError says what is wrong with the file
 
 
 def _run_diff(args) -> int:
@@ -248,15 +243,15 @@ def _run_diff(args) -> int:
 
     from .core.analysis.diff import diff_captures, run_label
     from .core.io.diff_report import diff_to_dict, format_diff
-    from .core.records.errors import GradexplorerError
+    from .core.records.errors import DocumentError, GradexplorerError
 
     runs = []
     for path, device in ((args.a, args.device_a), (args.b, args.device_b)):
         try:
             runs.append(_load_run(path, device))
-        except OSError as exc:
+        except (OSError, DocumentError) as exc:
             return _fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-        except GradexplorerError as exc:
+        except GradexplorerError as exc:  # a device that is not here
             return _fail(f"{path}: {exc}")
     diff = diff_captures(*runs, a_label=run_label(runs[0], args.a), b_label=run_label(runs[1], args.b))
     if args.json != "-":

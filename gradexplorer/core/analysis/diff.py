@@ -119,14 +119,16 @@ def _node_diffs(capture_a: Capture, capture_b: Capture) -> tuple[NodeDiff, ...]:
         data_a = graph_a.nodes[a]
         b = match.a_to_b.get(a)
         if b is None:
-            found.append(NodeDiff(a, None, "removed", label=_label(data_a), grads=_compare_grads(data_a, {}),
+            found.append(NodeDiff(a, None, "removed", label=_label(data_a),
+                                  value=compare_values(data_a.get("value"), None), grads=_compare_grads(data_a, {}),
                                   grad=compare_values(data_a.get("grad"), None)))
         else:
             found.append(_matched(a, b, match.rule[a], data_a, graph_b.nodes[b]))
     for b in sorted(graph_b, key=id_order):
         if b not in match.b_to_a:
             data_b = graph_b.nodes[b]
-            found.append(NodeDiff(None, b, "added", label=_label(data_b), grads=_compare_grads({}, data_b),
+            found.append(NodeDiff(None, b, "added", label=_label(data_b),
+                                  value=compare_values(None, data_b.get("value")), grads=_compare_grads({}, data_b),
                                   grad=compare_values(None, data_b.get("grad"))))
     return tuple(found)
 

@@ -120,8 +120,8 @@ def _by_path(graph_a, graph_b, order_a, match: Match) -> None:
     for node_id in order_a:
         data = graph_a.nodes[node_id]
         other = at_path_b.get((data.get("path"), data["op"])) if data.get("path") else None
-        if other is not None and node_id not in match.a_to_b:
-            match.pair(node_id, other, "path")
+        if other is not None:
+            match.pair(node_id, other, "path")  # refused when either is matched already
 
 
 def _children(graph, node_id: str) -> dict[int, str]:

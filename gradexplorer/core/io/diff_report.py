@@ -175,7 +175,7 @@ def comparison_rows(diff: CaptureDiff, node: NodeDiff, attrs_a: dict | None,
         if a != b or key in ("dtype", "device"):
             rows.append((key.replace("grad_enabled", "grad mode on"), a, b,
                          "" if a == b or "—" in (a, b) else "differs"))
-    value = node.value if node.value is not None else _one_sided(attrs_a, attrs_b, "value")
+    value = node.value
     if value is not None:
         leaf = (attrs_b or attrs_a or {}).get("kind") == "leaf"  # a leaf's is the value at the end of the run
         rows.append(("value at the end" if leaf else "forward value", _short(value.a), _short(value.b),
@@ -193,15 +193,6 @@ def comparison_rows(diff: CaptureDiff, node: NodeDiff, attrs_a: dict | None,
             rows.append((f"why `{name}`", item.code_a or "—", item.code_b or "—",
                          "changed" if item.reason_changed else "same"))
     return rows
-
-
-def _one_sided(attrs_a: dict | None, attrs_b: dict | None, key: str) -> ValueDiff | None:
-    """A one-sided value row for an added or removed node (the other side shows as None)."""
-    a = attrs_a.get(key) if attrs_a else None
-    b = attrs_b.get(key) if attrs_b else None
-    if a is None and b is None:
-        return None
-    return ValueDiff(a, b, "missing")
 
 
 def _json_number(value: float | None):

@@ -96,7 +96,8 @@ class NodeDiff:
         ``".grad"`` (a leaf's ``.grad`` at the end), ``"passes"`` (which
         passes reach it).
     value : ValueDiff or None
-        The forward values (None for added and removed nodes).
+        The forward values (``"missing"`` on one side for added and removed
+        nodes; None when neither run recorded one).
     grads : dict of int to tuple of (ValueDiff or None)
         Per pass index in either run: the gradient with respect to each of
         the node's outputs (for a leaf: what the pass delivered to it).
