@@ -31,7 +31,7 @@ from ..core.analysis.diff_graph import REMOVED_PREFIX, comparison_graph, warm_bo
 from ..core.io.diff_report import comparison_rows, format_diff
 from ..core.io.session import SESSION_SUFFIX, load_session
 from ..core.records.capture import Capture
-from ..core.records.diff import CaptureDiff
+from ..core.records.diff import STATUSES, CaptureDiff
 from ..core.records.errors import DocumentError
 from .worker import prepare_view
 
@@ -65,6 +65,11 @@ def comparison_picture(diff: CaptureDiff, capture_a: Capture, capture_b: Capture
     display, layout = prepare_view(capture_b, None, graph=graph)
     warm_box_statuses(graph, display.groups.values())
     return graph, display, layout
+
+
+def _counted(counts: dict[str, int]) -> str:
+    """``"7 same, 0 changed, 0 added, 5 removed"``."""
+    return ", ".join(f"{count} {status}" for status, count in counts.items())
 
 
 class ComparisonController(QObject):
@@ -120,11 +125,9 @@ class ComparisonController(QObject):
                                            for n in diff.names if n.reason_changed and n.code_b is not None})
         window.modules_pane.show_changes({p.path: ", ".join(p.changes) for p in diff.placements})
         window.console.append_message(f"Compared with {path.name}:\n{report}")
-        counts = diff.counts()
         shown = "" if result.pass_index is None else \
             f"; pass {result.pass_index + 1} of {len(result.capture.passes)} shown: {self._counts_text()}"
-        window.status.setText(f"Compared with {path.name}: {counts['same']} same, {counts['changed']} changed, "
-                              f"{counts['added']} added, {counts['removed']} removed{shown}")
+        window.status.setText(f"Compared with {path.name}: {_counted(diff.counts())}{shown}")
         return True
 
     def _show_picture(self, pass_index: int | None, picture) -> None:
@@ -154,10 +157,10 @@ class ComparisonController(QObject):
 
     def _counts_text(self) -> str:
         """How many nodes of the picture have each status."""
-        found = dict.fromkeys(("same", "changed", "added", "removed"), 0)
+        found = dict.fromkeys(STATUSES, 0)
         for _, status in self.window.result.shown_graph.nodes(data="diff"):
             found[status or "same"] += 1
-        return ", ".join(f"{count} {status}" for status, count in found.items())
+        return _counted(found)
 
     def end(self) -> None:
         """End Comparison: the run's own picture again, on the pass shown."""
@@ -167,7 +170,7 @@ class ComparisonController(QObject):
             self.window.set_pass(index, force=True)
 
     def forget(self) -> None:
-        """The picture no longer shows the comparison (another pass, a new run): drop it and its colouring."""
+        """The picture no longer shows the comparison (a new run, a replay, End Comparison): drop it and its marks."""
         if self.current is None:
             return
         self.current = None
