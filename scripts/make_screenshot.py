@@ -6,6 +6,7 @@ Usage::
     python scripts/make_screenshot.py --docs [DIR] (every docs picture, default docs/)
     python scripts/make_screenshot.py --replay [DIR] (the replay pictures only)
     python scripts/make_screenshot.py --compare [DIR] (the comparison pictures only)
+    python scripts/make_screenshot.py --zh-TW [DIR] (the app in Traditional Chinese)
 
 The first form draws the next_functions example with node c selected. The
 second also draws a real multi-file project, a 3-step CNN loop on its last
@@ -243,6 +244,40 @@ def comparison_pictures(window, app, folder: Path) -> None:
     window.new_session()
 
 
+def chinese_pictures(window, app, folder: Path) -> None:
+    """The app in Traditional Chinese (View > Language): the seed's ``b = a`` lesson with its explanation, the
+    module audit of the register_buffer lesson, and the View menu (``zh-TW-*.png``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    window.load_example(resource_root() / "examples" / "01_no_grad_alias.py")
+    _press_run(window)
+    window.graph_view.select_node(window.result.capture.node_named("a"))
+    window.bottom_tabs.setCurrentWidget(window.tensors_pane)
+    _save(window, app, folder / "zh-TW-seed-alias.png")
+    window.load_example(resource_root() / "examples" / "05_register_buffer.py")
+    _press_run(window)
+    window.bottom_tabs.setCurrentWidget(window.modules_pane)
+    window.modules_pane.expandAll()
+    _save(window, app, folder / "zh-TW-module-audit.png")
+    from PySide6.QtGui import QPainter, QPixmap
+
+    view = window.language_menu.parentWidget()  # the View menu, and its Language submenu beside it
+    view.popup(window.mapToGlobal(window.rect().topLeft()))
+    window.language_menu.popup(view.mapToGlobal(view.actionGeometry(window.language_menu.menuAction()).topRight()))
+    _settle(app)
+    parts = [view.grab(), window.language_menu.grab()]
+    top = view.actionGeometry(window.language_menu.menuAction()).top()
+    picture = QPixmap(parts[0].width() + parts[1].width(), max(parts[0].height(), top + parts[1].height()))
+    picture.fill(window.palette().window().color())
+    painter = QPainter(picture)
+    painter.drawPixmap(0, 0, parts[0])
+    painter.drawPixmap(parts[0].width(), top, parts[1])
+    painter.end()
+    picture.save(str(folder / "zh-TW-view-menu.png"))
+    print(f"wrote {folder / 'zh-TW-view-menu.png'}")
+    window.language_menu.hide()
+    view.hide()
+
+
 def dark_pictures(window, app, folder: Path) -> None:
     """The ResNet overview with a dark palette: boxes, legend and minimap follow it."""
     from PySide6.QtGui import QColor, QPalette
@@ -268,6 +303,10 @@ def main() -> int:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     from gradexplorer.ui.main_window import MainWindow
 
+    if args and args[0] == "--zh-TW":
+        from gradexplorer.ui.language import install_language
+
+        install_language("zh_TW")  # before the window takes its texts, as View > Language's next start does
     window = MainWindow()
     window.ask_unsaved_changes = lambda: "discard"  # no dialog: the pictures' runs are thrown away
     window.resize(1500, 950)
@@ -278,6 +317,8 @@ def main() -> int:
         comparison_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
     elif args and args[0] == "--compare":
         comparison_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
+    elif args and args[0] == "--zh-TW":
+        chinese_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
     elif args and args[0] == "--replay":
         replay_pictures(window, app, Path(args[1]) if len(args) > 1 else DOCS)
     else:

@@ -13,6 +13,8 @@ from .._version import __version__
 from ..core.collector import freeze_after_pauses
 from ..resources import resource_root
 from .gui_thread_guard import guard_gui_thread
+from .language import choose_language, install_language
+from .settings import Settings
 
 __all__ = ["app_files", "create_application", "main"]
 
@@ -81,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 
     argv, script_args = split_script_args(argv)
     app = create_application(argv)
+    install_language(choose_language(Settings().language))  # before any widget takes its text
     from .main_window import MainWindow  # after the QApplication exists
 
     window = MainWindow()

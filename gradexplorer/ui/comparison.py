@@ -33,9 +33,12 @@ from ..core.io.session import SESSION_SUFFIX, load_session
 from ..core.records.capture import Capture
 from ..core.records.diff import STATUSES, CaptureDiff
 from ..core.records.errors import DocumentError
+from .language import N_, phrase_text, translator_for
 from .worker import prepare_view
 
 __all__ = ["Comparison", "ComparisonController", "prepare_comparison"]
+
+_tr = translator_for(__name__)
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ def prepare_comparison(path: Path, capture_b: Capture, pass_index: int | None):
     """
     capture_a = load_session(path).capture
     diff = diff_captures(capture_a, capture_b, a_label=f"{path.name} ({capture_a.device})",
-                         b_label=run_label(capture_b, "this run"))
+                         b_label=run_label(capture_b, _tr("this run")))
     picture = comparison_picture(diff, capture_a, capture_b, pass_index)
     return capture_a, diff, picture, format_diff(diff, nodes=False)
 
@@ -67,9 +70,15 @@ def comparison_picture(diff: CaptureDiff, capture_a: Capture, capture_b: Capture
     return graph, display, layout
 
 
+#: A comparison's statuses, alone (the inspector's heading) and counted (the status bar).
+_STATUS_WORDS = {"same": N_("same"), "changed": N_("changed"), "added": N_("added"), "removed": N_("removed")}
+_STATUS_COUNTS = {"same": N_("{count} same"), "changed": N_("{count} changed"), "added": N_("{count} added"),
+                  "removed": N_("{count} removed")}
+
+
 def _counted(counts: dict[str, int]) -> str:
     """``"7 same, 0 changed, 0 added, 5 removed"``."""
-    return ", ".join(f"{count} {status}" for status, count in counts.items())
+    return ", ".join(_tr(_STATUS_COUNTS[status]).format(count=count) for status, count in counts.items())
 
 
 class ComparisonController(QObject):
@@ -87,8 +96,9 @@ class ComparisonController(QObject):
 
     def ask_session_path(self) -> str:
         """The open dialog (a method, so tests can replace it)."""
-        path, _ = QFileDialog.getOpenFileName(self.window, "Compare with session", "",
-                                              f"gradexplorer sessions (*{SESSION_SUFFIX} *.json)")
+        path, _ = QFileDialog.getOpenFileName(self.window, _tr("Compare with session"), "",
+                                              _tr("gradexplorer sessions (*{suffix} *.json)").format(
+                                                  suffix=SESSION_SUFFIX))
         return path
 
     def compare_with_dialog(self) -> bool:
@@ -100,16 +110,17 @@ class ComparisonController(QObject):
         window = self.window
         result = window.result
         if result is None or not result.complete:
-            window.status.setText("Nothing to compare yet: run the code (or open a session) first")
+            window.status.setText(_tr("Nothing to compare yet: run the code (or open a session) first"))
             return False
         path = Path(path)
-        window.status.setText(f"Comparing with {path.name}…")
+        window.status.setText(_tr("Comparing with {name}…").format(name=path.name))
         try:
             prepared = window._view_job("compare", lambda: prepare_comparison(path, result.capture, result.pass_index))
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays as it is
             why = str(exc) if isinstance(exc, (DocumentError, OSError)) else f"{type(exc).__name__}: {exc}"
-            window.console.append_message(f"Cannot compare with {path.name}: {why}", error=True)
-            window.status.setText(f"Cannot compare with {path.name}")
+            window.console.append_message(_tr("Cannot compare with {name}: {why}").format(
+                name=path.name, why=why), error=True)
+            window.status.setText(_tr("Cannot compare with {name}").format(name=path.name))
             return False
         if prepared is None:
             return False
@@ -121,13 +132,15 @@ class ComparisonController(QObject):
         window.set_colour_mode("diff")
         window.inspector.show_node(None, None)
         window.end_comparison_action.setEnabled(True)
-        window.tensors_pane.show_previous({n.name: (n.code_a or "-", n.sentence_a or "(not bound there)")
+        window.tensors_pane.show_previous({n.name: (n.code_a or "-", phrase_text(n.sentence_a) if n.sentence_a else _tr("(not bound there)"))
                                            for n in diff.names if n.reason_changed and n.code_b is not None})
         window.modules_pane.show_changes({p.path: ", ".join(p.changes) for p in diff.placements})
-        window.console.append_message(f"Compared with {path.name}:\n{report}")
+        window.console.append_message(_tr("Compared with {name}:\n{report}").format(name=path.name, report=report))
         shown = "" if result.pass_index is None else \
-            f"; pass {result.pass_index + 1} of {len(result.capture.passes)} shown: {self._counts_text()}"
-        window.status.setText(f"Compared with {path.name}: {_counted(diff.counts())}{shown}")
+            _tr("; pass {number} of {count} shown: {counts}").format(
+                number=result.pass_index + 1, count=len(result.capture.passes), counts=self._counts_text())
+        window.status.setText(_tr("Compared with {name}: {counts}{shown}").format(
+            name=path.name, counts=_counted(diff.counts()), shown=shown))
         return True
 
     def _show_picture(self, pass_index: int | None, picture) -> None:
@@ -151,8 +164,10 @@ class ComparisonController(QObject):
         self._show_picture(pass_index, picture)
         window.inspector.show_node(None, None)
         window.inspector.show_comparison(None)
-        which = "every pass" if pass_index is None else f"pass {pass_index + 1} of {len(cap.passes)}"
-        window.status.setText(f"Compared with {current.path.name}, {which}: {self._counts_text()}")
+        which = _tr("every pass") if pass_index is None else _tr("pass {number} of {count}").format(
+            number=pass_index + 1, count=len(cap.passes))
+        window.status.setText(_tr("Compared with {name}, {which}: {counts}").format(
+            name=current.path.name, which=which, counts=self._counts_text()))
         return True
 
     def _counts_text(self) -> str:
@@ -187,7 +202,7 @@ class ComparisonController(QObject):
         combo = self.window.colour_combo
         at = combo.findData("diff")
         if offered and at < 0:
-            combo.addItem("Colour: compared with another run", "diff")
+            combo.addItem(_tr("Colour: compared with another run"), "diff")
         elif not offered and at >= 0:
             combo.removeItem(at)
 
@@ -211,7 +226,7 @@ class ComparisonController(QObject):
         item = current.diff.for_a(a_id) if a_id is not None else current.diff.for_b(node_id)
         attrs_a = current.capture_a.graph.nodes[a_id] if a_id is not None else None
         attrs_b = None if self.owns(node_id) else window.result.capture.graph.nodes[node_id]
-        rows = comparison_rows(current.diff, item, attrs_a, attrs_b)
-        how = f", matched by {item.rule}" if item.rule else ""
+        rows = comparison_rows(current.diff, item, attrs_a, attrs_b, phrase_text)
+        how = _tr(", matched by {rule}").format(rule=item.rule) if item.rule else ""
         window.inspector.show_comparison(
-            f"{item.status}{how}", rows, a_label=current.diff.a_label, b_label=current.diff.b_label)
+            _tr(_STATUS_WORDS[item.status]) + how, rows, a_label=current.diff.a_label, b_label=current.diff.b_label)

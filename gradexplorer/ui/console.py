@@ -19,7 +19,11 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
+from .language import translator_for
+
 __all__ = ["Console", "ConsolePane"]
+
+_tr = translator_for(__name__)
 
 MAX_CHARS = 200_000
 _LINE_REF = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
@@ -41,7 +45,7 @@ class Console(QPlainTextEdit):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
-        self.setAccessibleName("Console")
+        self.setAccessibleName(_tr("Console"))
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.filename = "<editor>"
@@ -103,8 +107,9 @@ class Console(QPlainTextEdit):
             self._drop_tail_head(excess)
 
     def _notice(self) -> str:
-        return (f"[output capped at {MAX_CHARS:,} characters: the first and the last "
-                f"{MAX_CHARS // 2:,} are shown; {self._dropped:,} characters in between are not]\n")
+        return (_tr("[output capped at {most:,} characters: the first and the last {half:,} are shown; "
+                    "{dropped:,} characters in between are not]\n").format(
+            most=MAX_CHARS, half=MAX_CHARS // 2, dropped=self._dropped))
 
     def _drop_tail_head(self, excess: int) -> None:
         """Remove at least ``excess`` characters, whole lines, from the start of the kept tail."""
@@ -219,9 +224,9 @@ class ConsolePane(QWidget):
         super().__init__(parent)
         self.console = console
         self.input_line = QLineEdit()
-        self.input_line.setAccessibleName("Program input")
-        self.input_line.setPlaceholderText("Your program is waiting for input(): type a line and press Enter "
-                                           "(Ctrl+D: no more input)")
+        self.input_line.setAccessibleName(_tr("Program input"))
+        self.input_line.setPlaceholderText(_tr("Your program is waiting for input(): type a line and press Enter "
+                                           "(Ctrl+D: no more input)"))
         self.input_line.setVisible(False)
         self.input_line.returnPressed.connect(self._on_input_line_return_pressed)
         layout = QVBoxLayout(self)

@@ -25,7 +25,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
+from .language import translator_for
+
 __all__ = ["CodeEditor", "PythonHighlighter"]
+
+_tr = translator_for(__name__)
 
 _NORMAL, _IN_SINGLE_TRIPLE, _IN_DOUBLE_TRIPLE = 0, 1, 2
 _DELIMITER = {_IN_SINGLE_TRIPLE: "'''", _IN_DOUBLE_TRIPLE: '"""'}
@@ -125,7 +129,7 @@ class CodeEditor(QPlainTextEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Code editor")
+        self.setAccessibleName(_tr("Code editor"))
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setPointSize(max(font.pointSize(), 10))
         self.setFont(font)

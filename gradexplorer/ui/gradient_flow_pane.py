@@ -30,20 +30,23 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from ..core.analysis.gradient_flow import FlowWarning, ParameterFlow
+from .language import N_, phrase_text, translator_for
 
 __all__ = ["GradientFlowPane", "MAX_WARNINGS", "METRICS"]
+
+_tr = translator_for(__name__)
 
 #: Warnings listed at most (a 50,000-node model can have thousands); the rest are counted.
 MAX_WARNINGS = 200
 #: What the chart can show, by the :class:`PassGradient` field.
-METRICS = {"norm": "gradient norm ‖g‖", "mean_abs": "mean |g|", "max_abs": "max |g|"}
+METRICS = {"norm": N_("gradient norm ‖g‖"), "mean_abs": N_("mean |g|"), "max_abs": N_("max |g|")}
 #: Up to this many passes "all passes" draws a line each; more draw the median and the min-max band.
 MAX_LINES = 8
 #: About this many module labels under the chart.
 MAX_GROUP_LABELS = 12
 _PASS_COLOURS = ["#0969da", "#bf8700", "#1a7f37", "#8250df", "#cf222e", "#57606a"]
-_NO_GRADIENT = {"frozen": ("s", "#8c959f", "no gradient: frozen (requires_grad off)"),
-                "unreached": ("x", "#cf222e", "no gradient: no pass reached it")}
+_NO_GRADIENT = {"frozen": ("s", "#8c959f", N_("no gradient: frozen (requires_grad off)")),
+                "unreached": ("x", "#cf222e", N_("no gradient: no pass reached it"))}
 
 
 def log_tick_label(value: float) -> str:
@@ -72,21 +75,21 @@ class GradientFlowPane(QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Gradient flow")
+        self.setAccessibleName(_tr("Gradient flow"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
-        self.summary = QLabel("Run code with nn.Module parameters and a backward pass to see its gradient flow.")
+        self.summary = QLabel(_tr("Run code with nn.Module parameters and a backward pass to see its gradient flow."))
         self.summary.setWordWrap(True)
         top.addWidget(self.summary, 1)
         self.metric_combo = QComboBox()
-        self.metric_combo.setAccessibleName("Gradient measure")
+        self.metric_combo.setAccessibleName(_tr("Gradient measure"))
         for key, text in METRICS.items():
-            self.metric_combo.addItem(text, key)
+            self.metric_combo.addItem(_tr(text), key)
         self.metric_combo.activated.connect(self._redraw)
         top.addWidget(self.metric_combo)
         self.pass_combo = QComboBox()
-        self.pass_combo.setAccessibleName("Passes shown")
+        self.pass_combo.setAccessibleName(_tr("Passes shown"))
         self.pass_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.pass_combo.activated.connect(self._redraw)
         top.addWidget(self.pass_combo)
@@ -94,7 +97,7 @@ class GradientFlowPane(QWidget):
         self._chart_holder = QVBoxLayout()
         layout.addLayout(self._chart_holder, 3)
         self.warnings = QListWidget()
-        self.warnings.setAccessibleName("Gradient warnings")
+        self.warnings.setAccessibleName(_tr("Gradient warnings"))
         self.warnings.itemActivated.connect(self._on_warning_activated)
         self.warnings.itemClicked.connect(self._on_warning_activated)
         layout.addWidget(self.warnings, 1)
@@ -121,7 +124,7 @@ class GradientFlowPane(QWidget):
             bottom = pg.AxisItem("bottom")
             bottom.enableAutoSIPrefix(False)
             self.plot = pg.PlotWidget(axisItems={"left": left, "bottom": bottom})
-            self.plot.setAccessibleName("Gradient flow chart")
+            self.plot.setAccessibleName(_tr("Gradient flow chart"))
             self.plot.setLogMode(x=False, y=True)
             self.plot.showGrid(x=False, y=True, alpha=0.3)
             # Top left: where a chart of the usual shape (small gradients at the input side) has no points.
@@ -151,31 +154,33 @@ class GradientFlowPane(QWidget):
         passes = max((len(f.passes) for f in self.flows), default=0)
         self.pass_combo.clear()
         if not self.flows or not passes:
-            self.summary.setText("No parameter received a gradient: run code with nn.Module parameters "
-                                 "and a backward pass to see its gradient flow.")
+            self.summary.setText(_tr("No parameter received a gradient: run code with nn.Module parameters "
+                                     "and a backward pass to see its gradient flow."))
             self._clear_chart()
             self.pass_combo.setVisible(False)
             return
-        self.pass_combo.addItem("all passes" if passes <= MAX_LINES else f"all {passes} passes (median, min-max)",
-                                None)
+        self.pass_combo.addItem(_tr("all passes") if passes <= MAX_LINES else
+                                _tr("all {count} passes (median, min-max)").format(count=passes), None)
         for index in range(passes):
-            self.pass_combo.addItem(f"pass {index + 1}", index)
+            self.pass_combo.addItem(_tr("pass {number}").format(number=index + 1), index)
         self.pass_combo.setVisible(passes > 1)
         counts = {kind: sum(w.kind == kind for w in self.flow_warnings) for kind in ("vanishing", "exploding")}
         gaps = {status: sum(f.status == status for f in self.flows) for status in _NO_GRADIENT}
-        missing = ", ".join(f"{n} {'frozen' if status == 'frozen' else 'not reached'}"
+        missing = ", ".join((_tr("{count} frozen") if status == "frozen" else _tr("{count} not reached")).format(count=n)
                             for status, n in gaps.items() if n)
-        self.summary.setText(f"{len(self.flows)} parameters × {passes} pass(es), in the order the forward pass "
-                             f"used them (input side on the left)" + (f"; no gradient: {missing}" if missing else "")
-                             + f". {counts['vanishing']} vanishing, {counts['exploding']} exploding "
-                             f"(below 1/1000 or above 1000× the pass's median norm, or NaN/Inf). "
-                             f"Click a point or a warning to select the parameter.")
+        self.summary.setText(
+            _tr("{parameters} parameters × {passes} pass(es), in the order the forward pass used them (input side "
+                "on the left)").format(parameters=len(self.flows), passes=passes)
+            + (_tr("; no gradient: {missing}").format(missing=missing) if missing else "")
+            + _tr(". {vanishing} vanishing, {exploding} exploding (below 1/1000 or above 1000× the pass's median "
+                  "norm, or NaN/Inf). Click a point or a warning to select the parameter.").format(
+                vanishing=counts["vanishing"], exploding=counts["exploding"]))
         for warning in self.flow_warnings[:MAX_WARNINGS]:
-            item = QListWidgetItem(("⚠ " if warning.kind == "exploding" else "↓ ") + warning.text)
+            item = QListWidgetItem(("⚠ " if warning.kind == "exploding" else "↓ ") + phrase_text(warning.said))
             item.setData(Qt.ItemDataRole.UserRole, warning.flow.node_id)
             self.warnings.addItem(item)
         if len(self.flow_warnings) > MAX_WARNINGS:
-            self.warnings.addItem(f"… and {len(self.flow_warnings) - MAX_WARNINGS} more")
+            self.warnings.addItem(_tr("… and {count} more").format(count=len(self.flow_warnings) - MAX_WARNINGS))
         self._stale = True
         if self.isVisible():
             self._redraw()
@@ -214,7 +219,7 @@ class GradientFlowPane(QWidget):
         plot = self._ensure_plot()
         plot.clear()
         key = self.metric_combo.currentData()
-        plot.setLabel("left", METRICS[key])
+        plot.setLabel("left", _tr(METRICS[key]))
         passes = max(len(f.passes) for f in self.flows)
         chosen = self.pass_combo.currentData()
         self.series = []
@@ -250,8 +255,8 @@ class GradientFlowPane(QWidget):
             plot.addItem(low)
             plot.addItem(high)
             plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(9, 105, 218, 50)))
-            self.series.append((f"min-max over {passes} passes", xs, highs))
-            add(f"median over {passes} passes", xs, mids, ids, _PASS_COLOURS[0])
+            self.series.append((_tr("min-max over {passes} passes").format(passes=passes), xs, highs))
+            add(_tr("median over {passes} passes").format(passes=passes), xs, mids, ids, _PASS_COLOURS[0])
         else:
             for index in shown:
                 xs, ys, ids = [], [], []
@@ -262,16 +267,17 @@ class GradientFlowPane(QWidget):
                         ys.append(v)
                         ids.append(flow.node_id)
                 # One item for line and points, so both follow the log axis; its points carry the node ids.
-                add(f"pass {index + 1}", xs, ys, ids, _PASS_COLOURS[index % len(_PASS_COLOURS)])
+                add(_tr("pass {number}").format(number=index + 1), xs, ys, ids,
+                    _PASS_COLOURS[index % len(_PASS_COLOURS)])
         drawn = [y for _, _, ys in self.series for y in ys]
         floor = min(drawn) / 4 if drawn else 1e-6
         for status, (symbol, colour, label) in _NO_GRADIENT.items():
             xs = [x for x, flow in enumerate(self.flows) if flow.status == status]
             if xs:
-                add(label, xs, [floor] * len(xs), [self.flows[x].node_id for x in xs], colour, symbol=symbol,
+                add(_tr(label), xs, [floor] * len(xs), [self.flows[x].node_id for x in xs], colour, symbol=symbol,
                     line=False, size=9)
         plot.getAxis("bottom").setTicks([self._group_ticks()])
-        plot.setLabel("bottom", "parameters in the order the forward pass used them, by module")
+        plot.setLabel("bottom", _tr("parameters in the order the forward pass used them, by module"))
         if plot.plotItem.legend is not None:  # one series needs no legend: the summary says what it is
             plot.plotItem.legend.setVisible(len(self.series) > 1)
 

@@ -16,7 +16,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSlider, QToolButton, QWidget
 
+from .language import translator_for
+
 __all__ = ["GraphNavigator"]
+
+_tr = translator_for(__name__)
 
 
 def crumb_text(path: str, parent: str | None) -> str:
@@ -52,21 +56,21 @@ class GraphNavigator(QWidget):
         self._crumb_layout.setContentsMargins(0, 0, 0, 0)
         self._crumb_layout.setSpacing(0)
         layout.addWidget(self._crumbs, 1)
-        self.pass_label = QLabel("Pass")
+        self.pass_label = QLabel(_tr("Pass"))
         layout.addWidget(self.pass_label)
         self.pass_combo = QComboBox()
-        self.pass_combo.setAccessibleName("Backward pass shown")
-        self.pass_combo.setToolTip("Which backward pass the picture shows (its nodes, its gradients); a training "
-                                   "loop opens on its last pass")
+        self.pass_combo.setAccessibleName(_tr("Backward pass shown"))
+        self.pass_combo.setToolTip(_tr("Which backward pass the picture shows (its nodes, its gradients); a training "
+                                   "loop opens on its last pass"))
         self.pass_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.pass_combo.activated.connect(self._on_pass_combo_activated)
         layout.addWidget(self.pass_combo)
-        self.depth_label = QLabel("Depth")
+        self.depth_label = QLabel(_tr("Depth"))
         layout.addWidget(self.depth_label)
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setAccessibleName("Module depth")
-        self.slider.setToolTip("How deep the module boxes are opened: left, top-level modules as boxes; "
-                               "right, every node")
+        self.slider.setAccessibleName(_tr("Module depth"))
+        self.slider.setToolTip(_tr("How deep the module boxes are opened: left, top-level modules as boxes; "
+                               "right, every node"))
         self.slider.setMaximumWidth(180)
         self.slider.setPageStep(1)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
@@ -87,9 +91,9 @@ class GraphNavigator(QWidget):
         """
         self.pass_combo.blockSignals(True)
         self.pass_combo.clear()
-        self.pass_combo.addItem(f"all {count} passes", None)
+        self.pass_combo.addItem(_tr("all {count} passes").format(count=count), None)
         for index in range(count):
-            self.pass_combo.addItem(f"pass {index + 1} of {count}", index)
+            self.pass_combo.addItem(_tr("pass {number} of {count}").format(number=index + 1, count=count), index)
         self.pass_combo.setCurrentIndex(0 if shown is None else shown + 1)
         self.pass_combo.blockSignals(False)
         for widget in (self.pass_label, self.pass_combo):
@@ -110,8 +114,8 @@ class GraphNavigator(QWidget):
 
     def _update_depth_label(self) -> None:
         value, top = self.slider.value(), self.slider.maximum()
-        text = "all nodes" if value >= top else f"{value} of {top}"
-        self.depth_label.setText(f"Depth: {text}" if top else "Depth")
+        text = _tr("all nodes") if value >= top else _tr("{value} of {top}").format(value=value, top=top)
+        self.depth_label.setText(_tr("Depth: {text}").format(text=text) if top else _tr("Depth"))
 
     def _on_value_changed(self, _value: int) -> None:
         self._update_depth_label()
@@ -122,8 +126,10 @@ class GraphNavigator(QWidget):
         self.depth_chosen.emit(self.slider.value())
 
     # -- breadcrumbs -------------------------------------------------------------------
-    def set_crumbs(self, paths: tuple[str, ...], hint: str = "Select a node to see which modules it is in") -> None:
-        """Show ``paths`` (outermost first) as clickable crumbs; empty: ``hint`` instead."""
+    def set_crumbs(self, paths: tuple[str, ...], hint: str | None = None) -> None:
+        """Show ``paths`` (outermost first) as clickable crumbs; empty: ``hint`` instead (or the default one)."""
+        if hint is None:
+            hint = _tr("Select a node to see which modules it is in")
         self.crumbs = tuple(paths)
         while self._crumb_layout.count():
             item = self._crumb_layout.takeAt(0)
@@ -143,7 +149,7 @@ class GraphNavigator(QWidget):
                 self._crumb_layout.addWidget(QLabel(" › "))
             button = QToolButton()
             button.setText(crumb_text(path, parent))
-            button.setToolTip(f"Fold into {path} and select it")
+            button.setToolTip(_tr("Fold into {path} and select it").format(path=path))
             button.setAutoRaise(True)
             button.clicked.connect(lambda _checked=False, p=path: self.crumb_clicked.emit(p))
             self._crumb_layout.addWidget(button)

@@ -64,10 +64,13 @@ from .legend import (
     paint_legend,
     paint_nan_tag,
 )
+from .language import translator_for
 from .minimap import Minimap
 from .worker import display_width, label_width, node_label
 
 __all__ = ["GraphView", "NodeItem", "node_style"]
+
+_tr = translator_for(__name__)
 
 NODE_HEIGHT = 36.0
 #: The value caption ("Values on the graph") sits in the gap above a box, where the edge carrying
@@ -163,16 +166,16 @@ class NodeItem(QGraphicsItem):
         kind, hooked, no_gradient, _ = self.style
         tip = [f"{self.op} ({kind})"]
         if attrs["names"]:
-            tip.append("names: " + ", ".join(attrs["names"]))
+            tip.append(_tr("names: ") + ", ".join(attrs["names"]))
         if attrs.get("value") is not None:
-            tip.append("value: " + attrs["value"].short(width=60))
+            tip.append(_tr("value: ") + attrs["value"].short(width=60))
         grad = node_gradient(attrs)
         if grad is not None:
-            tip.append("grad: " + grad.short(width=60))
+            tip.append(_tr("grad: ") + grad.short(width=60))
         if no_gradient:
-            tip.append("no gradient reached this node")
+            tip.append(_tr("no gradient reached this node"))
         if hooked:
-            tip.append("has hooks")
+            tip.append(_tr("has hooks"))
         return "\n".join(tip)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
@@ -267,7 +270,8 @@ class GroupItem(NodeItem):
     def __init__(self, group, width: float, dark: bool) -> None:
         tail = group.path if len(group.path) <= 34 else "…" + group.path[-33:]
         norm = "" if group.grad_norm is None else f" · ‖g‖ {format_number(group.grad_norm)}"
-        label = (tail, f"{group.title} · {len(group.members)} nodes{norm}")
+        label = (tail, _tr("{title} · {count} nodes{norm}").format(title=group.title, count=len(group.members),
+                                                                   norm=norm))
         attrs = {"names": (group.path,), "value": None, "kind": "op", "grads": {}, "hooks": ()}
         super().__init__(group.node_id, attrs, width, ("op", False, False, False), dark, label)
         self.group = group
@@ -284,15 +288,16 @@ class GroupItem(NodeItem):
 
     def tooltip_text(self) -> str:
         g = self.group
-        lines = [f"module {g.path} ({g.title})", f"{len(g.members)} nodes, {g.inputs} edges in, "
-                 f"{g.outputs} out"]
+        lines = [_tr("module {path} ({title})").format(path=g.path, title=g.title),
+                 _tr("{count} nodes, {inputs} edges in, {outputs} out").format(count=len(g.members), inputs=g.inputs,
+                                                                               outputs=g.outputs)]
         if g.grad_norm is not None:
-            lines.append(f"total gradient norm {format_number(g.grad_norm)}")
+            lines.append(_tr("total gradient norm {grad_norm}").format(grad_norm=format_number(g.grad_norm)))
         if g.family_size > 1:
-            lines.append(f"same structure as {g.family_size - 1} other block(s)")
+            lines.append(_tr("same structure as {count} other block(s)").format(count=g.family_size - 1))
         if g.nonfinite:
-            lines.append("NaN/Inf inside (First NaN finds where)")
-        lines.append("double-click to expand")
+            lines.append(_tr("NaN/Inf inside (First NaN finds where)"))
+        lines.append(_tr("double-click to expand"))
         return "\n".join(lines)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
@@ -415,7 +420,7 @@ class GraphView(QGraphicsView):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Autograd graph")
+        self.setAccessibleName(_tr("Autograd graph"))
         self.setScene(QGraphicsScene(self))
         self.scene().selectionChanged.connect(self._on_scene_selection_changed)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
@@ -837,7 +842,7 @@ class GraphView(QGraphicsView):
                 tip = f"{u} -> {v}: next_functions[{data['slot']}], input_nr {data['input_nr']}"
             else:  # an edge to or from a module box stands for several
                 count = self.display.edge_counts.get((u, v), 1)
-                text = f"{count} edge{'s' if count > 1 else ''}"
+                text = _tr("{count} edges").format(count=count) if count > 1 else _tr("1 edge")
                 tip = f"{u} -> {v}: {text}"
             label = QGraphicsSimpleTextItem(text)
             label.setFont(font)
@@ -1060,7 +1065,7 @@ class GraphView(QGraphicsView):
         generator.setFileName(str(path))
         generator.setSize(QSize(width, height))
         generator.setViewBox(QRectF(0, 0, width, height))
-        generator.setTitle("gradexplorer autograd graph")
+        generator.setTitle(_tr("gradexplorer autograd graph"))
         painter = QPainter(generator)
         self._paint_export(painter, 1.0)
         painter.end()

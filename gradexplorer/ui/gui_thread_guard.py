@@ -21,7 +21,11 @@ from PySide6.QtCore import QCoreApplication, QThread
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QWidget
 
+from .language import translator_for
+
 __all__ = ["guard_gui_thread", "on_gui_thread"]
+
+_tr = translator_for(__name__)
 
 _GUARDED = "_gradexplorer_gui_thread_guard"
 
@@ -34,16 +38,17 @@ def on_gui_thread() -> bool:
 
 def _refuse(what: str) -> RuntimeError:
     return RuntimeError(
-        f"{what} was refused: the program runs in gradexplorer's worker thread, and Qt lets only the app's GUI "
-        "thread make widgets or end the application (it crashed or froze the app). Run the program in the isolated "
-        "engine (the Engine box: isolated process), where it has a process of its own, or outside gradexplorer.")
+        _tr("{what} was refused: the program runs in gradexplorer's worker thread, and Qt lets only the app's "
+            "GUI thread make widgets or end the application (it crashed or froze the app). Run the program in "
+            "the isolated engine (the Engine box: isolated process), where it has a process of its own, or "
+            "outside gradexplorer.").format(what=what))
 
 
 def _guarded_init(cls: type, original):
     @functools.wraps(original)
     def __init__(self, *args, **kwargs):  # noqa: N807 - replaces a constructor
         if not on_gui_thread():
-            raise _refuse(f"Making a {cls.__name__}")
+            raise _refuse(_tr("Making a {name}").format(name=cls.__name__))
         original(self, *args, **kwargs)
 
     setattr(__init__, _GUARDED, True)

@@ -34,33 +34,38 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.graph.schema import short_op
+from ..core.io.diff_report import SAME
 from ..core.records.tensors import TensorRecord, format_number
+from .language import N_, phrase_text, place_text, translator_for
 
 __all__ = ["COMPARISON_TABLE_WIDTH", "Inspector", "TensorTableModel", "TensorView", "describe_record"]
+
+_tr = translator_for(__name__)
 
 
 def describe_record(record: TensorRecord | None) -> str:
     """Summary line: shape, dtype, device, stats, NaN/Inf, note."""
     if record is None:
         return "—"
-    dims = "×".join(str(s) for s in record.shape) or "scalar"
+    dims = "×".join(str(s) for s in record.shape) or _tr("scalar")
     parts = []
     if record.item() is not None:
         parts.append(format_number(record.item()))
-    parts.append(f"{dims} {record.dtype} on {record.device}")
+    parts.append(_tr("{dims} {dtype} on {device}").format(dims=dims, dtype=record.dtype, device=record.device))
     if record.stats_pending:  # never wait on the GUI thread: the inspector looks again when they are here
-        parts.append(f"‖x‖ {format_number(record.known_norm)}; min, max, mean and std are on their way from "
-                     "the isolated process…" if record.known_norm is not None else
-                     "statistics on their way from the isolated process…")
+        parts.append(_tr("‖x‖ {known_norm}; min, max, mean and std are on their way from the isolated process…").format(
+            known_norm=format_number(record.known_norm)) if record.known_norm is not None else
+                     _tr("statistics on their way from the isolated process…"))
         if record.note:
             parts.append(record.note)
         return "\n".join(parts)
     stats = record.stats
     if stats is not None and stats.min is not None and record.numel > 1:
-        parts.append(f"min {format_number(stats.min)}  max {format_number(stats.max)}  "
-                     f"mean {format_number(stats.mean)}  std {format_number(stats.std)}")
+        parts.append(_tr("min {min}  max {max}  mean {mean}  std {std}").format(
+            min=format_number(stats.min), max=format_number(stats.max), mean=format_number(stats.mean), std=format_number(stats.std)))
     if stats is not None and stats.has_nonfinite:
-        parts.append(f"NaN {stats.nan_count}  Inf {stats.inf_count}")
+        parts.append(_tr("NaN {nan_count}  Inf {inf_count}").format(
+            nan_count=stats.nan_count, inf_count=stats.inf_count))
     if record.note:
         parts.append(record.note)
     return "\n".join(parts)
@@ -119,7 +124,7 @@ class Histogram(QWidget):
 
     def __init__(self, title: str, parent=None) -> None:
         super().__init__(parent)
-        self.setAccessibleName(f"{title} histogram")
+        self.setAccessibleName(_tr("{title} histogram").format(title=title))
         self.setMinimumHeight(70)
         self.counts: list[int] = []
         self.range: tuple[float, float] | None = None
@@ -169,10 +174,10 @@ class TensorView(QWidget):
         self.summary = QLabel("—")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary.setAccessibleName(f"{title} summary")
+        self.summary.setAccessibleName(_tr("{title} summary").format(title=title))
         self.model = TensorTableModel()
         self.table = QTableView()
-        self.table.setAccessibleName(f"{title} values")
+        self.table.setAccessibleName(_tr("{title} values").format(title=title))
         self.table.setModel(self.model)
         # One width for every column, measured on a sample of the values
         # (set_record): ResizeToContents asked for every cell of a 40 x 256
@@ -257,14 +262,19 @@ def _comparison_row(what: str, a: str, b: str, diff: str) -> str:
     """One row of a comparison in a narrow inspector, as HTML lines: the name and the difference (in its
     colour), then A and B; what both runs share is written once (a wide one shows a table: ``_render_comparison``).
     """
-    note = f" <span style='color:{_DIFFERS if diff != 'same' else _SAME}'>{html.escape(diff)}</span>" if diff else ""
+    note = f" <span style='color:{_SAME if _same(diff) else _DIFFERS}'>{html.escape(diff)}</span>" if diff else ""
     if a == b:
         return f"<b>{_breakable(what)}</b>: {_breakable(a)}{note}"
     if "—" in (a, b):  # a node in one run only: its facts in one line each
-        only = f" <span style='color:{_SAME}'>(only in {'A' if b == '—' else 'B'})</span>"
+        only = f" <span style='color:{_SAME}'>{_tr('(only in A)') if b == '—' else _tr('(only in B)')}</span>"
         return f"<b>{_breakable(what)}</b>: {_breakable(a if b == '—' else b)}{only}{note}"
     return (f"<b>{_breakable(what)}</b>{note}<br>&nbsp;&nbsp;A: {_breakable(a)}"
             f"<br>&nbsp;&nbsp;B: {_breakable(b)}")
+
+
+def _same(diff: str) -> bool:
+    """Whether a comparison row's difference says "same" (in the language it was said in)."""
+    return diff == phrase_text(SAME)
 
 
 def _breakable(text: str) -> str:
@@ -277,18 +287,26 @@ def _breakable(text: str) -> str:
     return re.sub(r"([._])(?=[A-Za-z])", "\\1\u200b", html.escape(text))
 
 
-_STEP_WORDS = {"filled": "filled .grad", "added": "added to .grad", "consumed": "a hook took it (.grad set to None)",
-               "changed": "a hook changed .grad", "none": "nothing arrived",
-               "reduced": "DistributedDataParallel's reducer wrote the mean over the processes"}
-_BEFORE_WORDS = {"preexisting": ".grad already held a value", "reset": ".grad was reset before this pass",
-                 "edited": ".grad was edited before this pass", "first": "", "kept": ""}
+#: What a pass did to a leaf's ``.grad`` and what came before it (marked for the catalogue, said with ``_tr``).
+_STEP_WORDS = {"filled": N_("filled .grad"), "added": N_("added to .grad"),
+               "consumed": N_("a hook took it (.grad set to None)"), "changed": N_("a hook changed .grad"),
+               "none": N_("nothing arrived"),
+               "reduced": N_("DistributedDataParallel's reducer wrote the mean over the processes")}
+_BEFORE_WORDS = {"preexisting": N_(".grad already held a value"), "reset": N_(".grad was reset before this pass"),
+                 "edited": N_(".grad was edited before this pass"), "first": "", "kept": ""}
 
+
+#: A check's outcome (:class:`~gradexplorer.core.analysis.verify.Verification`), said in the reader's language.
+_CHECK_WORDS = {"verified": N_("verified"), "unverified": N_("unverified"), "wrong": N_("wrong")}
+#: A node's kind (the schema's ``kind``), in the reader's language.
+_KIND_WORDS = {"leaf": N_("leaf"), "op": N_("op"), "custom": N_("custom")}
 
 #: The same, short, for the per-pass table's narrow column.
-_STEP_SHORT = {"filled": "filled", "added": "added", "consumed": "taken by a hook", "changed": "changed by a hook",
-               "none": "nothing arrived", "reduced": "averaged over processes (DDP)"}
-_BEFORE_SHORT = {"preexisting": "had a value", "reset": "reset before", "edited": "edited before", "first": "",
-                 "kept": ""}
+_STEP_SHORT = {"filled": N_("filled"), "added": N_("added"), "consumed": N_("taken by a hook"),
+               "changed": N_("changed by a hook"), "none": N_("nothing arrived"),
+               "reduced": N_("averaged over processes (DDP)")}
+_BEFORE_SHORT = {"preexisting": N_("had a value"), "reset": N_("reset before"), "edited": N_("edited before"),
+                 "first": "", "kept": ""}
 
 
 class Inspector(QScrollArea):
@@ -306,11 +324,11 @@ class Inspector(QScrollArea):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setWidgetResizable(True)
-        self.setAccessibleName("Inspector")
+        self.setAccessibleName(_tr("Inspector"))
         body = QWidget()
         self.setWidget(body)
         outer = QVBoxLayout(body)
-        self.title = QLabel("Click a node to inspect it.")
+        self.title = QLabel(_tr("Click a node to inspect it."))
         font = self.title.font()
         font.setPointSizeF(font.pointSizeF() * 1.2)
         font.setBold(True)
@@ -318,9 +336,10 @@ class Inspector(QScrollArea):
         self.title.setWordWrap(True)
         outer.addWidget(self.title)
         # While a backward pass is replayed (the Replay toolbar): the step on screen, above the node's details.
-        self.replay, self.replay_box = _hidden_box(outer, "Replay: this step of the backward pass", "Replay step")
+        self.replay, self.replay_box = _hidden_box(outer, _tr("Replay: this step of the backward pass"),
+                                                  _tr("Replay step"))
         # While the picture compares this run with a saved one (File > Compare with Session): both side by side.
-        self.comparison, self.comparison_box = _hidden_box(outer, "Compared with another run", "Comparison")
+        self.comparison, self.comparison_box = _hidden_box(outer, _tr("Compared with another run"), _tr("Comparison"))
         self.comparison.setTextFormat(Qt.TextFormat.RichText)
         self._comparison_rows: list = []
         self._comparison_labels = ("A", "B")
@@ -330,8 +349,8 @@ class Inspector(QScrollArea):
         # loop looks for.
         outer.addWidget(self._leaf_grad_box())
 
-        self.value_box = QGroupBox("Forward value")
-        self.value = TensorView("Forward value")
+        self.value_box = QGroupBox(_tr("Forward value"))
+        self.value = TensorView(_tr("Forward value"))
         QVBoxLayout(self.value_box).addWidget(self.value)
         outer.addWidget(self.value_box)
 
@@ -340,13 +359,13 @@ class Inspector(QScrollArea):
         self.saved = QLabel()
         self.saved.setWordWrap(True)
         self.saved.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.saved_box = QGroupBox("Saved tensors")
+        self.saved_box = QGroupBox(_tr("Saved tensors"))
         QVBoxLayout(self.saved_box).addWidget(self.saved)
         outer.addWidget(self.saved_box)
 
         self.hooks = QLabel()
         self.hooks.setWordWrap(True)
-        self.hooks_box = QGroupBox("Hooks")
+        self.hooks_box = QGroupBox(_tr("Hooks"))
         QVBoxLayout(self.hooks_box).addWidget(self.hooks)
         outer.addWidget(self.hooks_box)
         for box in (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box):
@@ -376,7 +395,7 @@ class Inspector(QScrollArea):
         if status is None:
             self.comparison.setText("")
             return
-        self.comparison_box.setTitle(f"Compared: {status}")
+        self.comparison_box.setTitle(_tr("Compared: {status}").format(status=status))
         self._render_comparison()
 
     def comparison_layout(self) -> str:
@@ -389,11 +408,11 @@ class Inspector(QScrollArea):
         if self.comparison_layout() == "table":
             body = "".join(
                 f"<tr><td><b>{_breakable(what)}</b></td><td>{_breakable(a)}</td><td>{_breakable(b)}</td>"
-                f"<td style='color:{_DIFFERS if diff not in ('', 'same') else _SAME}'>{html.escape(diff)}</td></tr>"
+                f"<td style='color:{_SAME if not diff or _same(diff) else _DIFFERS}'>{html.escape(diff)}</td></tr>"
                 for what, a, b, diff in rows)
             self.comparison.setText(
                 f"{heading}<table cellspacing='0' cellpadding='2'><tr><th></th><th align='left'>A</th>"
-                f"<th align='left'>B</th><th align='left'>difference</th></tr>{body}</table>")
+                f"<th align='left'>B</th><th align='left'>{_tr('difference')}</th></tr>{body}</table>")
         else:
             self.comparison.setText(f"{heading}<br><br>" + "<br>".join(_comparison_row(*row) for row in rows))
 
@@ -421,11 +440,11 @@ class Inspector(QScrollArea):
         self.path = QLineEdit()
         self.path.setReadOnly(True)
         self.path.setFrame(False)
-        self.path.setAccessibleName("Path expression")
+        self.path.setAccessibleName(_tr("Path expression"))
         self.copy_path = QToolButton()
-        self.copy_path.setText("Copy")
-        self.copy_path.setToolTip("Copy the Python expression that reaches this node")
-        self.copy_path.setAccessibleName("Copy path")
+        self.copy_path.setText(_tr("Copy"))
+        self.copy_path.setToolTip(_tr("Copy the Python expression that reaches this node"))
+        self.copy_path.setAccessibleName(_tr("Copy path"))
         self.copy_path.clicked.connect(self._on_copy_path_clicked)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path, 1)
@@ -436,14 +455,14 @@ class Inspector(QScrollArea):
         self.source = QPushButton()
         self.source.setFlat(True)
         self.source.setStyleSheet("text-align: left")
-        self.source.setAccessibleName("Source line")
+        self.source.setAccessibleName(_tr("Source line"))
         self.source.clicked.connect(self._on_source_clicked)
-        form.addRow("Kind", self.kind)
-        form.addRow("Names", self.names)
-        form.addRow("Path", path_row)
-        form.addRow("Created", self.created)
-        form.addRow("Tensor", self.meta)
-        form.addRow("Source", self.source)
+        form.addRow(_tr("Kind"), self.kind)
+        form.addRow(_tr("Names"), self.names)
+        form.addRow(_tr("Path"), path_row)
+        form.addRow(_tr("Created"), self.created)
+        form.addRow(_tr("Tensor"), self.meta)
+        form.addRow(_tr("Source"), self.source)
         self._form = form
         self._path_row = path_row
         return form
@@ -452,14 +471,15 @@ class Inspector(QScrollArea):
         """A leaf's accumulated ``.grad`` and its table of passes (before, delivered, after)."""
         # A leaf's accumulated .grad and its per-pass story come first: it is
         # what a user debugging a training loop looks for.
-        self.leaf_box = QGroupBox(".grad (accumulated)")
+        self.leaf_box = QGroupBox(_tr(".grad (accumulated)"))
         leaf_layout = QVBoxLayout(self.leaf_box)
-        self.leaf_grad = TensorView("Leaf grad")
+        self.leaf_grad = TensorView(_tr("Leaf grad"))
         leaf_layout.addWidget(self.leaf_grad)
         # Per pass: .grad before, what the pass delivered, .grad after.
         self.leaf_passes = QTableWidget(0, 5)
-        self.leaf_passes.setAccessibleName("Leaf gradient per pass")
-        self.leaf_passes.setHorizontalHeaderLabels(["Pass", ".grad before", "Delivered", ".grad after", "What happened"])
+        self.leaf_passes.setAccessibleName(_tr("Leaf gradient per pass"))
+        self.leaf_passes.setHorizontalHeaderLabels([_tr("Pass"), _tr(".grad before"), _tr("Delivered"), _tr(".grad after"),
+                                                    _tr("What happened")])
         self.leaf_passes.verticalHeader().setVisible(False)
         self.leaf_passes.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.leaf_passes.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -471,24 +491,24 @@ class Inspector(QScrollArea):
 
     def _gradient_box(self) -> QGroupBox:
         """The gradient of the pass picked: its status, value, what went to each input, the delta and the check."""
-        self.grad_box = QGroupBox("Gradient")
+        self.grad_box = QGroupBox(_tr("Gradient"))
         grad_layout = QVBoxLayout(self.grad_box)
         self.pass_picker = QComboBox()
-        self.pass_picker.setAccessibleName("Backward pass")
+        self.pass_picker.setAccessibleName(_tr("Backward pass"))
         self.pass_picker.currentIndexChanged.connect(self._on_pass_picker_changed)
         self.pass_status = QLabel()
         self.pass_status.setWordWrap(True)
-        self.pass_status.setAccessibleName("Pass status")
+        self.pass_status.setAccessibleName(_tr("Pass status"))
         self.pass_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.grad = TensorView("Gradient")
+        self.grad = TensorView(_tr("Gradient"))
         self.grad_inputs = QLabel()
         self.grad_inputs.setWordWrap(True)
         self.pass_delta = QLabel()
         self.pass_delta.setWordWrap(True)
-        self.pass_delta.setAccessibleName("Pass delta")
+        self.pass_delta.setAccessibleName(_tr("Pass delta"))
         self.verification = QLabel()
         self.verification.setWordWrap(True)
-        self.verification.setAccessibleName("Verification")
+        self.verification.setAccessibleName(_tr("Verification"))
         grad_layout.addWidget(self.pass_picker)
         grad_layout.addWidget(self.pass_status)
         grad_layout.addWidget(self.grad)
@@ -516,10 +536,10 @@ class Inspector(QScrollArea):
         self._passes = tuple(passes)
         self._checks = tuple(checks)
         self._leaf_steps = tuple(leaf_steps)
-        self._label_rows(("Kind", "Names", "Created", "Tensor"), box=False)
+        self._label_rows((_tr("Kind"), _tr("Names"), _tr("Created"), _tr("Tensor")), box=False)
         boxes = (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box)
         if attrs is None:
-            self.title.setText("Click a node to inspect it.")
+            self.title.setText(_tr("Click a node to inspect it."))
             for widget in (self.kind, self.names, self.path, self.created, self.meta):
                 widget.setText("")
             self.path.setPlaceholderText("")
@@ -530,14 +550,14 @@ class Inspector(QScrollArea):
             return
         self._show_facts(node_id, attrs, scopes)
         self.value_box.setVisible(True)
-        self.value_box.setTitle("Value (leaf variable, end of run)" if attrs["kind"] == "leaf" else
-                                "Forward value (when the op ran)")
+        self.value_box.setTitle(_tr("Value (leaf variable, end of run)") if attrs["kind"] == "leaf" else
+                                _tr("Forward value (when the op ran)"))
         self.value.set_record(attrs.get("value"))
         self._show_passes(attrs, passes, prefer_pass)
         self.leaf_box.setVisible(attrs["kind"] == "leaf")
         self.leaf_grad.set_record(attrs.get("grad"))
         if attrs["kind"] == "leaf" and attrs.get("grad") is None:
-            self.leaf_grad.summary.setText(".grad is None")
+            self.leaf_grad.summary.setText(_tr(".grad is None"))
         self._fill_leaf_passes(attrs)
         saved = attrs.get("saved", ())
         self.saved_box.setVisible(bool(saved))
@@ -549,53 +569,60 @@ class Inspector(QScrollArea):
         self.hooks_box.setVisible(bool(hooks))
         lines = []
         for hook in hooks:
-            where = f" ({hook.source.where()})" if hook.source is not None else ""
-            by = " — registered by library code" if hook.library else ""
+            where = _tr(" ({where})").format(where=place_text(hook.source)) if hook.source is not None else ""
+            by = _tr(" — registered by library code") if hook.library else ""
             lines.append(f"{hook.kind}: {hook.qualname}{where}{by}")
             for call in hook.calls:
                 before = call.before[0].short(width=30) if call.before and call.before[0] is not None else "None"
                 after = (call.after[0].short(width=30) if call.after and call.after[0] is not None else "None") \
                     if call.changed else "unchanged"
-                how = " (changed in place)" if call.in_place else ""
-                lines.append(f"    pass {call.pass_index + 1}: before {before} → after {after}{how}")
+                how = _tr(" (changed in place)") if call.in_place else ""
+                lines.append(_tr("    pass {pass_index}: before {before} → after {after}{how}").format(
+                    pass_index=call.pass_index + 1, before=before, after=after, how=how))
         self.hooks.setText("\n".join(lines))
 
     def _show_facts(self, node_id: str, attrs: dict, scopes) -> None:
         """The title and the form: kind, names (where each is held), path, how it was made, tensor, source."""
         self.title.setText(f"{short_op(attrs['op'])}  ({node_id})")
-        kind = attrs["kind"] + (" (root)" if attrs["is_root"] else "")
+        kind = (_tr(_KIND_WORDS[attrs["kind"]]) if attrs["kind"] in _KIND_WORDS else attrs["kind"]) \
+            + (_tr(" (root)") if attrs["is_root"] else "")
         self.kind.setText(kind)
         scopes = scopes or {}
-        self.names.setText(", ".join(f"{name} in {scopes[name]}" if scopes.get(name) else name
-                                     for name in attrs["names"]) or "— (no name in the namespace)")
+        self.names.setText(", ".join(_tr("{name} in {scope}").format(
+            name=name, scope=scopes[name]) if scopes.get(name) else name
+                                     for name in attrs["names"]) or _tr("— (no name in the namespace)"))
         self.path.setText(attrs.get("path") or "")
         if attrs["names"]:
-            self.path.setPlaceholderText(f"— (use the name {attrs['names'][0]}: no grad_fn of a named result leads here)")
+            self.path.setPlaceholderText(_tr("— (use the name {name}: no grad_fn of a named result leads here)").format(
+                name=attrs['names'][0]))
         else:
-            self.path.setPlaceholderText("— (not reachable from a named tensor)")
+            self.path.setPlaceholderText(_tr("— (not reachable from a named tensor)"))
         self.path.setCursorPosition(0)
         self.copy_path.setEnabled(bool(attrs.get("path")))
         if attrs["kind"] == "leaf":
             # Grad mode decides whether an op records a grad_fn; a leaf's
             # requires_grad is set on the tensor itself, so it does not apply.
-            self.created.setText("a leaf (requires_grad set on the tensor; grad mode does not apply)"
-                                 if attrs.get("requires_grad") else "a leaf that does not require grad (any more)")
+            self.created.setText(_tr("a leaf (requires_grad set on the tensor; grad mode does not apply)")
+                                 if attrs.get("requires_grad") else _tr("a leaf that does not require grad (any more)"))
         elif attrs.get("grad_enabled") is None:
-            self.created.setText("not recorded")
+            self.created.setText(_tr("not recorded"))
         else:
-            mode = "grad mode on" if attrs["grad_enabled"] else "under torch.no_grad()"
+            mode = _tr("grad mode on") if attrs["grad_enabled"] else _tr("under torch.no_grad()")
             if attrs.get("inference_mode"):
-                mode += ", inference mode"
+                mode += _tr(", inference mode")
             self.created.setText(mode)
         value = attrs.get("value")
-        self.meta.setText("—" if value is None else f"shape {tuple(value.shape)}, {value.dtype}, {value.device}")
+        self.meta.setText("—" if value is None else _tr("shape {shape}, {dtype}, {device}").format(
+            shape=tuple(value.shape), dtype=value.dtype, device=value.device))
         source = attrs.get("source")
         self._line = source.line if source is not None else None
         self._file = (source.file or "") if source is not None else ""
         where = "" if source is None or source.file is None else f"{source.file}, "
-        self.source.setText(f"{where}line {source.line}: {source.text}" if source is not None else "—")
-        self.source.setToolTip(f"Open {source.file} at line {source.line} (read-only)" if source is not None
-                               and source.file else "Show this line in the editor")
+        self.source.setText(_tr("{where}line {line}: {text}").format(
+            where=where, line=source.line, text=source.text) if source is not None else "—")
+        self.source.setToolTip(_tr("Open {file} at line {line} (read-only)").format(
+            file=source.file, line=source.line) if source is not None
+                               and source.file else _tr("Show this line in the editor"))
         self.source.setEnabled(source is not None)
 
     def _show_passes(self, attrs: dict, passes, prefer_pass: int | None) -> None:
@@ -605,12 +632,12 @@ class Inspector(QScrollArea):
         shown = sorted(set(attrs["grads"]) | set(attrs.get("accumulation") or {})
                        | {i for i in attrs.get("on_path", ()) if i < len(passes) and passes[i].raised})
         for index in shown:
-            label = f"pass {index + 1}"  # people count passes from 1 (the chart and sentences too)
+            label = _tr("pass {number}").format(number=index + 1)  # people count passes from 1 (the chart and sentences too)
             if index < len(passes):
                 p = passes[index]
-                label += f" ({p.source.where()})" if p.source is not None else ""
-                label += f" in {p.thread}" if p.thread else ""
-                label += " — raised" if p.raised else ""
+                label += _tr(" ({where})").format(where=place_text(p.source)) if p.source is not None else ""
+                label += _tr(" in {thread}").format(thread=p.thread) if p.thread else ""
+                label += _tr(" — raised") if p.raised else ""
             self.pass_picker.addItem(label, index)
         self.pass_picker.blockSignals(False)
         self.grad_box.setVisible(True)
@@ -624,7 +651,7 @@ class Inspector(QScrollArea):
             self._show_pass(self.pass_picker.currentData())
         else:
             self.grad.set_record(None)
-            self.grad.summary.setText("No backward pass reached this node.")
+            self.grad.summary.setText(_tr("No backward pass reached this node."))
             for label in (self.grad_inputs, self.pass_status, self.pass_delta, self.verification):
                 label.setText("")
                 label.setVisible(False)
@@ -642,15 +669,17 @@ class Inspector(QScrollArea):
     def show_group(self, group) -> None:
         """A collapsed module box: what it holds."""
         self.show_node(None, None)
-        self._label_rows(("Module", "Holds", "Gradient", "Open"), box=True)
-        self.title.setText(f"{group.path}  (module box)")
-        self.kind.setText(group.title + (" (a pattern of identical blocks)" if group.repeat else ""))
-        self.names.setText(f"{len(group.members)} nodes; {group.inputs} edges in, {group.outputs} out")
-        norm = "unknown" if group.grad_norm is None else format_number(group.grad_norm)
-        same = f"; same structure as {group.family_size - 1} other box(es)" if group.family_size > 1 else ""
-        self.created.setText(f"norm over its nodes' gradients {norm}{same}" +
-                             ("; NaN/Inf inside" if group.nonfinite else ""))
-        self.meta.setText("double-click the box (or Ctrl+E) to open it one level")
+        self._label_rows((_tr("Module"), _tr("Holds"), _tr("Gradient"), _tr("Open")), box=True)
+        self.title.setText(_tr("{path}  (module box)").format(path=group.path))
+        self.kind.setText(group.title + (_tr(" (a pattern of identical blocks)") if group.repeat else ""))
+        self.names.setText(_tr("{count} nodes; {inputs} edges in, {outputs} out").format(
+            count=len(group.members), inputs=group.inputs, outputs=group.outputs))
+        norm = _tr("unknown") if group.grad_norm is None else format_number(group.grad_norm)
+        same = _tr("; same structure as {family_size} other box(es)").format(
+            family_size=group.family_size - 1) if group.family_size > 1 else ""
+        self.created.setText(_tr("norm over its nodes' gradients {norm}{same}").format(norm=norm, same=same) +
+                             (_tr("; NaN/Inf inside") if group.nonfinite else ""))
+        self.meta.setText(_tr("double-click the box (or Ctrl+E) to open it one level"))
 
     def gradient_text(self) -> str:
         return self.grad.text()
@@ -673,10 +702,11 @@ class Inspector(QScrollArea):
             head = head if len(head) <= 120 else head[:117].rstrip() + "..."
             reached = flow is not None or (step is not None and step.delivered is not None)
             here = p.raised_at is not None and p.raised_at == self._node_id
-            status = (f"This pass raised{f' at {p.source.where()}' if p.source is not None else ''}: {head}. "
-                      + ("It raised while running this node: its gradient had arrived (shown), it sent none on."
-                         if here else "What reached this node before the error is shown." if reached else
-                         "It raised before reaching this node."))
+            where = _tr(" at {where}").format(where=place_text(p.source)) if p.source is not None else ""
+            status = (_tr("This pass raised{where}: {error}. ").format(where=where, error=head)
+                      + (_tr("It raised while running this node: its gradient had arrived (shown), it sent none on.")
+                         if here else _tr("What reached this node before the error is shown.") if reached else
+                         _tr("It raised before reaching this node.")))
         self.pass_status.setText(status)
         self.pass_status.setStyleSheet("color: #b00020" if status else "")
         self.pass_status.setVisible(bool(status))
@@ -686,9 +716,9 @@ class Inspector(QScrollArea):
             self.grad.set_record(step.delivered)
         else:
             self.grad.set_record(None)
-            self.grad.summary.setText("No gradient arrived here in this pass.")
+            self.grad.summary.setText(_tr("No gradient arrived here in this pass."))
         if flow is not None and flow.inputs:
-            self.grad_inputs.setText("to inputs (by slot): " + ", ".join(
+            self.grad_inputs.setText(_tr("to inputs (by slot): ") + ", ".join(
                 f"[{slot}] {'None' if g is None else g.short(width=24)}" for slot, g in enumerate(flow.inputs)))
         else:
             self.grad_inputs.setText("")
@@ -696,14 +726,15 @@ class Inspector(QScrollArea):
         delta = ""
         if step is not None:
             s = next(s for s in self._leaf_steps if s.index == index)
-            delta = (f".grad before {_short(s.before)} + delivered {_short(s.delivered)} → .grad after "
-                     f"{_short(s.after)}: {_STEP_WORDS[s.effect]}"
-                     + ("" if s.before_change in ("first", "kept") else f" ({_BEFORE_WORDS[s.before_change]})"))
+            delta = (_tr(".grad before {before} + delivered {delivered} → .grad after {after}: {effect}").format(
+                before=_short(s.before), delivered=_short(s.delivered), after=_short(s.after), effect=_tr(_STEP_WORDS[s.effect]))
+                     + ("" if s.before_change in ("first", "kept") else _tr(" ({before_change})").format(
+                         before_change=_tr(_BEFORE_WORDS[s.before_change]))))
         self.pass_delta.setText(delta)
         self.pass_delta.setVisible(bool(delta))
         checks = [c for c in self._checks if c.pass_index == index]
-        text = "; ".join(f"{c.status}: {c.detail}" for c in checks)
-        self.verification.setText(f"Check: {text}" if text else "")
+        text = "; ".join(f"{_tr(_CHECK_WORDS.get(c.status, c.status))}: {phrase_text(c.detail)}" for c in checks)
+        self.verification.setText(_tr("Check: {text}").format(text=text) if text else "")
         self.verification.setStyleSheet("color: #b00020" if any(c.status == "wrong" for c in checks)
                                         else "color: gray")
         self.verification.setVisible(bool(text))
@@ -713,8 +744,8 @@ class Inspector(QScrollArea):
         self.leaf_passes.setRowCount(len(steps))
         for row, s in enumerate(steps):
             raised = s.index < len(self._passes) and self._passes[s.index].raised
-            what = ", ".join(w for w in (_BEFORE_SHORT[s.before_change], _STEP_SHORT[s.effect],
-                                         "pass raised" if raised else "") if w)
+            what = ", ".join(w for w in (_tr(_BEFORE_SHORT[s.before_change]), _tr(_STEP_SHORT[s.effect]),
+                                         _tr("pass raised") if raised else "") if w)
             for column, text in enumerate([str(s.index + 1), _short(s.before), _short(s.delivered), _short(s.after),
                                            what]):
                 self.leaf_passes.setItem(row, column, QTableWidgetItem(text))

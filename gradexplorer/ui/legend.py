@@ -20,8 +20,12 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QLinearGradient, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from .language import N_, translator_for
+
 __all__ = ["DIFF_FILLS", "LOG_HIGH", "LOG_LOW", "NAN_RED", "LegendWidget", "diff_pen", "legend_size", "legend_texts",
            "norm_colour", "paint_legend", "paint_nan_tag"]
+
+_tr = translator_for(__name__)
 
 #: The fixed gradient-norm scale, as powers of ten: 1e-6 (and below) to 1e+2 (and above).
 LOG_LOW, LOG_HIGH = -6, 2
@@ -52,19 +56,19 @@ DIFF_FILLS = {
     "removed": ("#f6c9d0", "#5c2330"),
 }
 _DIFF_SWATCHES = (
-    ("same", "the same in both runs"),
-    ("changed", "changed (value, gradient, op, dtype…)"),
-    ("added", "added: only in this run"),
-    ("removed", "removed: only in the run compared with"),
+    ("same", N_("the same in both runs")),
+    ("changed", N_("changed (value, gradient, op, dtype…)")),
+    ("added", N_("added: only in this run")),
+    ("removed", N_("removed: only in the run compared with")),
 )
 
 # The legend's lines are short (its width decides how much of the drawing it could cover); the tooltip and
 # the README say more.
 _KIND_SWATCHES = (
-    ("leaf", KIND_FILLS["leaf"][0], "leaf (a parameter or input)"),
-    ("op", KIND_FILLS["op"][0], "operation (a backward node)"),
-    ("root", KIND_FILLS["root"][0], "root (.backward() started here)"),
-    ("custom", KIND_FILLS["custom"][0], "custom autograd.Function"),
+    ("leaf", KIND_FILLS["leaf"][0], N_("leaf (a parameter or input)")),
+    ("op", KIND_FILLS["op"][0], N_("operation (a backward node)")),
+    ("root", KIND_FILLS["root"][0], N_("root (.backward() started here)")),
+    ("custom", KIND_FILLS["custom"][0], N_("custom autograd.Function")),
 )
 
 
@@ -118,13 +122,14 @@ def diff_pen(status: str) -> QPen:
 
 def legend_texts(mode: str) -> list[str]:
     """Every line the legend shows for a colouring mode (tests and exports read these)."""
-    common = ["hooks registered (gold border)", "NaN/Inf inside (red border, tag)",
-              "no gradient reached it (faded)", "module box (colour band per structure)"]
+    common = [_tr("hooks registered (gold border)"), _tr("NaN/Inf inside (red border, tag)"),
+              _tr("no gradient reached it (faded)"), _tr("module box (colour band per structure)")]
     if mode == "grad_norm":
-        return [f"gradient norm, fixed log scale 1e{LOG_LOW} … 1e+{LOG_HIGH}", "no gradient known (grey)", *common]
+        return [_tr("gradient norm, fixed log scale 1e{low} … 1e+{high}").format(low=LOG_LOW, high=LOG_HIGH),
+                _tr("no gradient known (grey)"), *common]
     if mode == "diff":
-        return [text for _, text in _DIFF_SWATCHES] + common
-    return [text for _, _, text in _KIND_SWATCHES] + common
+        return [_tr(text) for _, text in _DIFF_SWATCHES] + common
+    return [_tr(text) for _, _, text in _KIND_SWATCHES] + common
 
 
 #: The folded legend: a tab that names itself.
@@ -165,8 +170,8 @@ def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str,
     painter.setPen(text_colour)
     x, y = origin_x + _PAD, origin_y + _PAD
     painter.drawText(QRectF(x, y, width - 2 * _PAD, _ROW), Qt.AlignmentFlag.AlignVCenter,
-                     {"grad_norm": "Colour: gradient norm", "diff": "Colour: compared with another run"}.get(
-                         mode, "Colour: node kind"))
+                     {"grad_norm": _tr("Colour: gradient norm"), "diff": _tr("Colour: compared with another run")}.get(
+                         mode, _tr("Colour: node kind")))
     font.setBold(False)
     painter.setFont(font)
     y += _ROW
@@ -191,9 +196,9 @@ def paint_legend(painter: QPainter, origin_x: float, origin_y: float, mode: str,
         y += _ROW
         marks = [(QColor(NO_GRAD_GREY), QPen(QColor("#7f8c9d"), 1.0), texts[1])]
     elif mode == "diff":
-        marks = [(QColor(DIFF_FILLS[status][dark]), diff_pen(status), text) for status, text in _DIFF_SWATCHES]
+        marks = [(QColor(DIFF_FILLS[status][dark]), diff_pen(status), _tr(text)) for status, text in _DIFF_SWATCHES]
     else:
-        marks = [(QColor(KIND_FILLS[kind][dark]), QPen(QColor("#7f8c9d"), 1.0), text)
+        marks = [(QColor(KIND_FILLS[kind][dark]), QPen(QColor("#7f8c9d"), 1.0), _tr(text))
                  for kind, _, text in _KIND_SWATCHES]
     hooked = QPen(QColor("#c9a227"), 2.5)
     nan = QPen(QColor(NAN_RED), 3.0)
@@ -228,7 +233,7 @@ class LegendWidget(QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Legend")
+        self.setAccessibleName(_tr("Legend"))
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.mode = "kind"
@@ -269,7 +274,7 @@ class LegendWidget(QWidget):
             painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
             painter.setPen(QColor("#e6edf3" if self.dark else "#1f2328"))
             painter.setFont(_legend_font())
-            painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter, "Legend (hover)")
+            painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter, _tr("Legend (hover)"))
         else:
             paint_legend(painter, 0.5, 0.5, self.mode, dark=self.dark)
         painter.end()

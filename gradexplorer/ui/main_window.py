@@ -72,6 +72,8 @@ from .graph_view import GraphView
 from .idle_collector import IdleCollector
 from .inspector import Inspector
 from .jobs import JobRunner
+from .language import (LANGUAGES, N_, active_language, choose_language, error_text, phrase_text, place_text,
+                       translator_for)
 from .modules_pane import ModulesPane
 from .plots_pane import PlotsPane
 from .comparison import ComparisonController
@@ -85,22 +87,26 @@ from .worker import CaptureJob, CaptureResult, expanded_layout, flow_of, pass_vi
 
 __all__ = ["MainWindow"]
 
+_tr = translator_for(__name__)
+#: The two directions a NaN search goes (``jump_to_first_nonfinite``), said in the reader's language.
+_DIRECTIONS = (N_("forward"), N_("backward"))
+
 #: Seconds between autosaves of the editor text and the last capture.
 AUTOSAVE_SECONDS = 45
 #: The autosave of a new capture waits this long before it starts encoding (a Run pressed meanwhile supersedes it).
 AUTOSAVE_SETTLE_SECONDS = 0.5
 
 #: What the panes say between a run's first picture and its explanations (the worker's "Picture first").
-PENDING_EXPLANATIONS = "Computing why each name gets a gradient or not…"
-PENDING_AUDIT = "Computing where each module's parameters, buffers and tensors live…"
-PENDING_FLOW = "Computing the gradient flow…"
+PENDING_EXPLANATIONS = N_("Computing why each name gets a gradient or not…")
+PENDING_AUDIT = N_("Computing where each module's parameters, buffers and tensors live…")
+PENDING_FLOW = N_("Computing the gradient flow…")
 #: What they say when the run ended before they were computed (gradexplorer failed after drawing).
-NOT_COMPUTED = "Not computed: the run ended before this was made (the console says why). Press Run again."
+NOT_COMPUTED = N_("Not computed: the run ended before this was made (the console says why). Press Run again.")
 
-_WELCOME_HEADER = """# Welcome to gradexplorer.
+_WELCOME_HEADER = N_("""# Welcome to gradexplorer.
 # Type PyTorch code (torch, nn and `device` are predefined), then press
 # Ctrl+Enter or Run. The Examples menu has more; this is the first lesson.
-"""
+""")
 
 
 #: The extension each export kind gets when the chosen name has none.
@@ -174,7 +180,7 @@ class MainWindow(QMainWindow):
         self.runs = RunController(self)
         self._connect_panes()
 
-        self.editor.setPlainText(_WELCOME_HEADER + read_example("03_next_functions"))
+        self.editor.setPlainText(_tr(_WELCOME_HEADER) + read_example("03_next_functions"))
         self.editor.document().setModified(False)
         self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
         self._update_title()
@@ -218,17 +224,17 @@ class MainWindow(QMainWindow):
         center.setSizes([480, 720])
         self.setCentralWidget(center)
 
-        inspector_dock = QDockWidget("Inspector", self)
+        inspector_dock = QDockWidget(_tr("Inspector"), self)
         inspector_dock.setObjectName("inspector_dock")
         inspector_dock.setWidget(self.inspector)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, inspector_dock)
         self.inspector.setMinimumWidth(340)
         self.bottom_tabs = QTabWidget()
-        self.bottom_tabs.addTab(self.tensors_pane, "Tensors")
-        self.bottom_tabs.addTab(self.modules_pane, "Modules")
-        self.bottom_tabs.addTab(self.gradient_flow_pane, "Gradient flow")
-        self.bottom_tabs.addTab(self.plots_pane, "Plots")
-        bottom_dock = QDockWidget("Tensors and modules", self)
+        self.bottom_tabs.addTab(self.tensors_pane, _tr("Tensors"))
+        self.bottom_tabs.addTab(self.modules_pane, _tr("Modules"))
+        self.bottom_tabs.addTab(self.gradient_flow_pane, _tr("Gradient flow"))
+        self.bottom_tabs.addTab(self.plots_pane, _tr("Plots"))
+        bottom_dock = QDockWidget(_tr("Tensors and modules"), self)
         bottom_dock.setObjectName("bottom_dock")
         bottom_dock.setWidget(self.bottom_tabs)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, bottom_dock)
@@ -237,11 +243,11 @@ class MainWindow(QMainWindow):
 
     def _make_status_bar(self) -> None:
         """The run status, how the program runs (arguments, folder) and an autosave problem, if any."""
-        self.status = QLabel("Idle")
-        self.status.setAccessibleName("Run status")
+        self.status = QLabel(_tr("Idle"))
+        self.status.setAccessibleName(_tr("Run status"))
         self.statusBar().addWidget(self.status, 1)
         self.run_settings_label = QLabel("")
-        self.run_settings_label.setAccessibleName("How the program runs")
+        self.run_settings_label.setAccessibleName(_tr("How the program runs"))
         self.statusBar().addPermanentWidget(self.run_settings_label)
         #: Says "Autosave failed" while crash recovery cannot write (see _show_autosave_problem).
         self.autosave_label = QLabel("")
@@ -302,8 +308,8 @@ class MainWindow(QMainWindow):
         try:
             resolved = str(resolve_device(name))
         except DeviceUnavailableError as exc:
-            self.console.append_message(str(exc), error=True)
-            self.status.setText(f"Device {name} is not available; using cpu")
+            self.console.append_message(error_text(exc), error=True)
+            self.status.setText(_tr("Device {name} is not available; using cpu").format(name=name))
             resolved = "cpu"
         index = self.device_combo.findData(resolved)
         self.device_combo.setCurrentIndex(max(index, 0))
@@ -315,10 +321,10 @@ class MainWindow(QMainWindow):
     # -- files and sessions ---------------------------------------------------------------
     def _update_title(self) -> None:
         name = self.session_path.name if self.session_path is not None else (
-            self._script_path.name if self._script_path is not None else "untitled")
+            self._script_path.name if self._script_path is not None else _tr("untitled"))
         self.setWindowTitle(f"{name}[*] - gradexplorer")
         self.sources.set_program_title(Path(self.program_filename).name if is_file_name(self.program_filename)
-                                       else (self._script_path.name if self._script_path is not None else "untitled"))
+                                       else (self._script_path.name if self._script_path is not None else _tr("untitled")))
 
     def _on_document_modification_changed(self, changed: bool) -> None:
         if changed:
@@ -330,8 +336,8 @@ class MainWindow(QMainWindow):
 
     def ask_unsaved_changes(self) -> str:
         """Ask what to do with unsaved work: "save", "discard" or "cancel" (tests replace it)."""
-        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
-                          "This session has unsaved changes. Save them first?",
+        box = QMessageBox(QMessageBox.Icon.Question, _tr("Unsaved changes"),
+                          _tr("This session has unsaved changes. Save them first?"),
                           QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                           | QMessageBox.StandardButton.Cancel, self)
         answer = box.exec()
@@ -358,7 +364,7 @@ class MainWindow(QMainWindow):
         self._set_program("<editor>", ScriptRun())
         self._mark_clean()
         self._update_title()
-        self.status.setText("New session")
+        self.status.setText(_tr("New session"))
         return True
 
     def _clear_views(self) -> None:
@@ -393,12 +399,13 @@ class MainWindow(QMainWindow):
         try:
             problem = not_a_regular_file(path.stat())
             if problem:  # a FIFO would block the GUI thread forever
-                raise OSError(f"it is {problem}, not a Python file")
+                raise OSError(_tr("it is {problem}, not a Python file").format(problem=problem))
             text = read_script(path)  # its coding line honoured, as Python does
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
-            self.console.append_message(f"Cannot open {path}: {reason}", error=True)
-            self.status.setText(f"Cannot open {path.name}")
+            self.console.append_message(_tr("Cannot open {path}: {reason}").format(
+                path=path, reason=reason), error=True)
+            self.status.setText(_tr("Cannot open {name}").format(name=path.name))
             return False
         if prompt and not self.maybe_save():
             return False
@@ -410,7 +417,7 @@ class MainWindow(QMainWindow):
         self._mark_clean()
         self._update_title()
         self.settings.add_recent_file(str(path))
-        self.status.setText(f"Opened {path.name}: press Run")
+        self.status.setText(_tr("Opened {name}: press Run").format(name=path.name))
         return True
 
     def open_session(self, path: Path, *, prompt: bool = True) -> bool:
@@ -427,18 +434,20 @@ class MainWindow(QMainWindow):
         """
         path = Path(path)
         if self._opening is not None:
-            self.status.setText(f"Still opening {self._opening.name}: {path.name} was not opened")
-            self.console.append_message(f"Cannot open {path.name} now: {self._opening.name} is still being opened.",
+            self.status.setText(_tr("Still opening {name}: {name2} was not opened").format(
+                name=self._opening.name, name2=path.name))
+            self.console.append_message(_tr("Cannot open {name} now: {name2} is still being opened.").format(
+                name=path.name, name2=self._opening.name),
                                         error=True)
             return False
-        self.status.setText(f"Opening {path.name}…")
+        self.status.setText(_tr("Opening {name}…").format(name=path.name))
         self._set_opening(path)
         try:
             session, prepared = self.jobs.run_and_wait("open", lambda: _read_and_prepare(path))
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the current work stays as it is
             why = str(exc) if isinstance(exc, DocumentError) else f"{type(exc).__name__}: {exc}"
-            self.console.append_message(f"Cannot open {path.name}: {why}", error=True)
-            self.status.setText(f"Cannot open {path.name}")
+            self.console.append_message(_tr("Cannot open {name}: {why}").format(name=path.name, why=why), error=True)
+            self.status.setText(_tr("Cannot open {name}").format(name=path.name))
             return False
         finally:
             self._set_opening(None)
@@ -450,9 +459,10 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001 - the window goes back to what it showed before
             del session, prepared
             self._restore_window_state(before)
-            self.console.append_message(f"Cannot open {path.name}: showing it failed ({type(exc).__name__}: {exc}); "
-                                        "the window shows what it showed before.", error=True)
-            self.status.setText(f"Cannot open {path.name}")
+            self.console.append_message(_tr("Cannot open {name}: showing it failed ({error_type}: {exc}); the window "
+                                            "shows what it showed before.").format(
+                name=path.name, error_type=type(exc).__name__, exc=exc), error=True)
+            self.status.setText(_tr("Cannot open {name}").format(name=path.name))
             return False
         self.session_path = path
         self._script_path = None
@@ -460,7 +470,8 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.settings.add_recent_file(str(path))
         made = session.versions.get("gradexplorer", "?")
-        self.status.setText(f"Opened session {path.name} (made by gradexplorer {made}; nothing was run)")
+        self.status.setText(_tr("Opened session {name} (made by gradexplorer {made}; nothing was run)").format(
+            name=path.name, made=made))
         return True
 
     def _set_opening(self, path: Path | None) -> None:
@@ -543,7 +554,8 @@ class MainWindow(QMainWindow):
 
     def ask_session_save_path(self) -> str:
         """The save dialog (a method, so tests can replace it)."""
-        path, _ = QFileDialog.getSaveFileName(self, "Save session", "", f"gradexplorer sessions (*{SESSION_SUFFIX})")
+        path, _ = QFileDialog.getSaveFileName(self, _tr("Save session"), "",
+                                              _tr("gradexplorer sessions (*{suffix})").format(suffix=SESSION_SUFFIX))
         if path and not path.endswith(SESSION_SUFFIX):
             path += SESSION_SUFFIX
         return path
@@ -560,30 +572,31 @@ class MainWindow(QMainWindow):
     def _save_to(self, path: Path) -> bool:
         if self.result is not None and not self.result.complete and self.is_running:
             # The picture is drawn, the explanations are not made yet: the file would lack them (for a moment).
-            self.status.setText(f"Not saved: the run is still being explained; save {path.name} when it is done")
+            self.status.setText(_tr("Not saved: the run is still being explained; save {name} when it is done").format(
+                name=path.name))
             return False
         session = self.current_session()  # read the widgets here; the job only reads this plain data
-        self.status.setText(f"Saving {path.name}…")
+        self.status.setText(_tr("Saving {name}…").format(name=path.name))
         try:
             self.jobs.run_and_wait("save", lambda: save_session(session, path))
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the work stays in the window
             why = getattr(exc, "strerror", None) or (str(exc) if isinstance(exc, (OSError, ValueError))
                                                      else f"{type(exc).__name__}: {exc}")
-            self.console.append_message(f"Cannot save {path.name}: {why}", error=True)
-            self.status.setText(f"Not saved: {path.name}")
+            self.console.append_message(_tr("Cannot save {name}: {why}").format(name=path.name, why=why), error=True)
+            self.status.setText(_tr("Not saved: {name}").format(name=path.name))
             return False
         self.session_path = path
         self._mark_clean()
         self._update_title()
         self.settings.add_recent_file(str(path))
-        self.status.setText(f"Saved {path.name}")
+        self.status.setText(_tr("Saved {name}").format(name=path.name))
         return True
 
     def _rebuild_recent_menu(self) -> None:
         self.recent_menu.clear()
         files = self.settings.recent_files
         if not files:
-            self.recent_menu.addAction("(none)").setEnabled(False)
+            self.recent_menu.addAction(_tr("(none)")).setEnabled(False)
         for name in files:
             action = self.recent_menu.addAction(name)
             action.triggered.connect(lambda _checked=False, n=name: self.open_path(Path(n)))
@@ -595,14 +608,15 @@ class MainWindow(QMainWindow):
     def ask_open_path(self) -> str:
         """The file dialog (a method, so tests can replace it)."""
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open", "", f"Sessions and scripts (*{SESSION_SUFFIX} *.py *.json);;All files (*)")
+            self, _tr("Open"), "", _tr("Sessions and scripts (*{suffix} *.py *.json);;All files (*)").format(
+                suffix=SESSION_SUFFIX))
         return path
 
     def ask_export_path(self, kind: str) -> str:
         """The export dialog (a method, so tests can replace it)."""
-        filters = {"script": "Python (*.py)", "dot": "DOT (*.dot)", "graphml": "GraphML (*.graphml)",
-                   "json": "JSON (*.json)", "png": "PNG image (*.png)", "svg": "SVG image (*.svg)"}
-        path, _ = QFileDialog.getSaveFileName(self, "Export", "", filters[kind])
+        filters = {"script": _tr("Python (*.py)"), "dot": _tr("DOT (*.dot)"), "graphml": _tr("GraphML (*.graphml)"),
+                   "json": _tr("JSON (*.json)"), "png": _tr("PNG image (*.png)"), "svg": _tr("SVG image (*.svg)")}
+        path, _ = QFileDialog.getSaveFileName(self, _tr("Export"), "", filters[kind])
         return path
 
     def open_with_dialog(self) -> None:
@@ -615,8 +629,9 @@ class MainWindow(QMainWindow):
         """The PNG resolution dialog (a method, so tests can replace it); None when cancelled."""
         from PySide6.QtWidgets import QInputDialog
 
-        choices = ["1× (screen size)", "2× (sharp on high-DPI screens and slides)", "4× (print)"]
-        choice, ok = QInputDialog.getItem(self, "PNG resolution", "Pixels per unit of the drawing:", choices, 1, False)
+        choices = [_tr("1× (screen size)"), _tr("2× (sharp on high-DPI screens and slides)"), _tr("4× (print)")]
+        choice, ok = QInputDialog.getItem(self, _tr("PNG resolution"), _tr("Pixels per unit of the drawing:"), choices,
+                                          1, False)
         return float(choice[0]) if ok else None
 
     def export(self, kind: str, path: Path, *, scale: float = 2.0) -> bool:
@@ -637,30 +652,31 @@ class MainWindow(QMainWindow):
             if kind == "script":
                 write_atomic(path, self.editor.toPlainText())
             elif self.result is None:
-                self.status.setText("Nothing to export yet: run the code first")
+                self.status.setText(_tr("Nothing to export yet: run the code first"))
                 return False
             elif kind in ("dot", "graphml", "json"):
                 writer = {"dot": export.write_dot, "graphml": export.write_graphml, "json": export.write_node_link}[kind]
                 cap = self.result.capture
-                self.status.setText(f"Exporting {path.name}…")
+                self.status.setText(_tr("Exporting {name}…").format(name=path.name))
                 self.jobs.run_and_wait(f"export-{kind}", lambda: writer(cap, path))
             elif kind == "png":
                 used = self.graph_view.export_scale(scale)
                 if not self.graph_view.save_png(path, scale):
-                    raise OSError(f"could not write {path}")
+                    raise OSError(_tr("could not write {path}").format(path=path))
                 if used < scale:
                     width, height = self.graph_view.export_size(used)
-                    self.status.setText(f"Exported {path.name} at {used:.2f}× ({width}×{height} px, the most "
-                                        f"a PNG gets here; SVG keeps every detail)")
+                    self.status.setText(_tr("Exported {name} at {used:.2f}× ({width}×{height} px, the most a PNG gets "
+                                            "here; SVG keeps every detail)").format(
+                        name=path.name, used=used, width=width, height=height))
                     return True
             elif kind == "svg":
                 self.graph_view.save_svg(path)
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays
             why = getattr(exc, "strerror", None) or (str(exc) if isinstance(exc, OSError)
                                                      else f"{type(exc).__name__}: {exc}")
-            self.console.append_message(f"Cannot export {path.name}: {why}", error=True)
+            self.console.append_message(_tr("Cannot export {name}: {why}").format(name=path.name, why=why), error=True)
             return False
-        self.status.setText(f"Exported {path.name}")
+        self.status.setText(_tr("Exported {name}").format(name=path.name))
         return True
 
     def export_with_dialog(self, kind: str) -> None:
@@ -730,12 +746,14 @@ class MainWindow(QMainWindow):
                 self.autosave_label.setToolTip("")
             return
         if why != self._autosave_problem:
-            self.console.append_message(f"Autosave failed: {why} (in {self._autosave.folder}). Your work is not "
-                                        "protected against a crash until it works again: save it (Ctrl+S).",
+            self.console.append_message(_tr("Autosave failed: {why} (in {folder}). Your work is not protected against "
+                                            "a crash until it works again: save it (Ctrl+S).").format(
+                why=why, folder=self._autosave.folder),
                                         error=True)
         self._autosave_problem = why
-        self.autosave_label.setText("Autosave failed")
-        self.autosave_label.setToolTip(f"Autosave to {self._autosave.folder} failed: {why}")
+        self.autosave_label.setText(_tr("Autosave failed"))
+        self.autosave_label.setToolTip(_tr("Autosave to {folder} failed: {why}").format(
+            folder=self._autosave.folder, why=why))
 
     def _discard_autosave(self) -> None:
         self.jobs.wait_all()
@@ -744,9 +762,10 @@ class MainWindow(QMainWindow):
     def ask_restore(self, saved_at: str, preview: str) -> bool:
         """Offer to restore one orphaned slot's work after a crash (tests replace it)."""
         answer = QMessageBox.question(
-            self, "Restore unsaved work?",
-            f"A gradexplorer window did not close properly. Restore the work it autosaved at "
-            f"{saved_at or 'an unknown time'}?\n\n{preview}")
+            self, _tr("Restore unsaved work?"),
+            _tr("A gradexplorer window did not close properly. Restore the work it autosaved at "
+                "{value}?\n\n{preview}").format(
+                value=saved_at or _tr("an unknown time"), preview=preview))
         return answer == QMessageBox.StandardButton.Yes
 
     def check_recovery(self) -> bool:
@@ -758,7 +777,8 @@ class MainWindow(QMainWindow):
             try:  # a job: the autosaved capture may be a big one
                 session, prepared = self.jobs.run_and_wait("recover", lambda o=orphan: _prepare_session(o.session()))
             except DocumentError as exc:
-                self.console.append_message(f"The autosaved capture could not be read ({exc}); restoring the text.",
+                self.console.append_message(_tr("The autosaved capture could not be read ({exc}); restoring the "
+                                                "text.").format(exc=exc),
                                             error=True)
                 session = prepared = None
             if session is not None and session.code == orphan.code:
@@ -773,7 +793,7 @@ class MainWindow(QMainWindow):
             self._update_title()
             self.setWindowModified(True)
             self.autosave_now()  # it is this window's work now
-            self.status.setText("Restored the autosaved work (not saved yet)")
+            self.status.setText(_tr("Restored the autosaved work (not saved yet)"))
             return True
         return False
 
@@ -795,9 +815,11 @@ class MainWindow(QMainWindow):
         name = Path(filename).name if is_file_name(filename) else "<editor>"
         args = " ".join(shlex.quote(a) for a in self.run_settings.args)
         folder = self.run_settings.working_folder(filename)
-        self.run_settings_label.setText(f"python {name}{' ' + args if args else ''}  (in {Path(folder).name or folder})")
-        self.run_settings_label.setToolTip(f"Run starts the program as python {filename} {args}\nfrom {folder}\n"
-                                           f"(Run > Arguments… and Run > Working Folder… change it)")
+        self.run_settings_label.setText(_tr("python {command}  (in {folder})").format(
+            command=f"{name} {args}" if args else name, folder=Path(folder).name or folder))
+        self.run_settings_label.setToolTip(_tr("Run starts the program as python {filename} {args}\nfrom {folder}\n"
+                                               "(Run > Arguments… and Run > Working Folder… change it)").format(
+            filename=filename, args=args, folder=folder))
 
     def set_run_arguments(self, args) -> None:
         """The arguments the next Run gives the program (``sys.argv[1:]``); part of the session."""
@@ -820,7 +842,7 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QInputDialog
 
         text, ok = QInputDialog.getText(
-            self, "Arguments", "What follows python SCRIPT on the command line (quoted as in a shell):",
+            self, _tr("Arguments"), _tr("What follows python SCRIPT on the command line (quoted as in a shell):"),
             text=" ".join(shlex.quote(a) for a in self.run_settings.args))
         return text if ok else None
 
@@ -831,14 +853,15 @@ class MainWindow(QMainWindow):
         try:
             args = shlex.split(text)
         except ValueError as exc:  # an unclosed quote: say so, keep the old arguments
-            self.console.append_message(f"Arguments not changed: {exc} in {text!r}", error=True)
+            self.console.append_message(_tr("Arguments not changed: {exc} in {text!r}").format(
+                exc=exc, text=text), error=True)
             return
         self.set_run_arguments(args)
-        self.status.setText("Arguments: " + (" ".join(shlex.quote(a) for a in args) or "none"))
+        self.status.setText(_tr("Arguments: ") + (" ".join(shlex.quote(a) for a in args) or _tr("none")))
 
     def ask_working_folder(self) -> str | None:
         """The working-folder dialog (a method, so tests can replace it); None when cancelled."""
-        folder = QFileDialog.getExistingDirectory(self, "Working folder",
+        folder = QFileDialog.getExistingDirectory(self, _tr("Working folder"),
                                                   self.run_settings.working_folder(self.program_filename))
         return folder or None
 
@@ -846,7 +869,7 @@ class MainWindow(QMainWindow):
         folder = self.ask_working_folder()
         if folder is not None:
             self.set_working_folder(folder)
-            self.status.setText(f"The program runs in {folder}")
+            self.status.setText(_tr("The program runs in {folder}").format(folder=folder))
 
     # -- the user's source: the program, and the project's other files ------------------------
     def show_source(self, file: str, line: int) -> None:
@@ -866,10 +889,10 @@ class MainWindow(QMainWindow):
             try:
                 text = read_script(path)
             except OSError as exc:
-                self.console.append_message(f"Cannot show {file}: {exc}", error=True)
+                self.console.append_message(_tr("Cannot show {file}: {exc}").format(file=file, exc=exc), error=True)
                 return
         self.sources.show_file(file, text, line)
-        self.status.setText(f"{file}, line {line}")
+        self.status.setText(_tr("{file}, line {line}").format(file=file, line=line))
 
     def _scopes_of(self, node_id: str) -> dict[str, str]:
         """Where each name of a node's tensor is held, for names held in a function (``{"loss": "main()"}``)."""
@@ -917,31 +940,31 @@ class MainWindow(QMainWindow):
             return
         interrupted = self.runs.stop()
         if interrupted is True:
-            self.status.setText("Stopping… (a running torch operation finishes first)")
+            self.status.setText(_tr("Stopping… (a running torch operation finishes first)"))
         elif interrupted is False:
-            self.status.setText("Stopping… (cancelling the graph drawing)")
+            self.status.setText(_tr("Stopping… (cancelling the graph drawing)"))
 
     def stuck_reason(self, where: str) -> str:
         """The sentence for a program that keeps running after Stop: where it is, why, and what can be done."""
-        at = f" It is at {where}." if where else ""
-        return (f"The program does not stop.{at} It is either in a call that Python cannot interrupt from "
-                "outside (a sleep, a read from a terminal or a socket, a lock, a long native op) or it catches "
-                "every Stop (a bare `except:`). Stop keeps trying. You can wait, or quit gradexplorer (unsaved work "
-                "is offered for saving first). Programs like this stop at once in the isolated engine "
-                "(the Engine box: isolated process).")
+        at = _tr(" It is at {where}.").format(where=where) if where else ""
+        return (_tr("The program does not stop.{at} It is either in a call that Python cannot interrupt from outside "
+                    "(a sleep, a read from a terminal or a socket, a lock, a long native op) or it catches every Stop (a "
+                    "bare `except:`). Stop keeps trying. You can wait, or quit gradexplorer (unsaved work is offered for "
+                    "saving first). Programs like this stop at once in the isolated engine (the Engine box: isolated "
+                    "process).").format(at=at))
 
     def _on_runs_stuck(self, where: str) -> None:
         why = self.stuck_reason(where)
         self.console.append_message(why, error=True)
-        self.status.setText("The program does not stop" + (f" ({where})" if where else ""))
+        self.status.setText(_tr("The program does not stop") + (_tr(" ({where})").format(where=where) if where else ""))
         if self.ask_quit_stuck(why):
             self.quit_despite_run()
 
     def ask_quit_stuck(self, why: str) -> bool:
         """Offer to quit the app while a program that does not stop runs (tests replace it); True: quit."""
-        box = QMessageBox(QMessageBox.Icon.Warning, "The program does not stop", why, parent=self)
-        quit_button = box.addButton("Quit gradexplorer", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton("Keep waiting", QMessageBox.ButtonRole.RejectRole)
+        box = QMessageBox(QMessageBox.Icon.Warning, _tr("The program does not stop"), why, parent=self)
+        quit_button = box.addButton(_tr("Quit gradexplorer"), QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(_tr("Keep waiting"), QMessageBox.ButtonRole.RejectRole)
         box.exec()
         return box.clickedButton() is quit_button
 
@@ -977,9 +1000,9 @@ class MainWindow(QMainWindow):
 
         total = (default_memory_limit() or 0) * 2 / 2**30
         value, ok = QInputDialog.getDouble(
-            self, "Isolated engine memory limit",
-            f"GiB the isolated process may allocate (this machine has {total:.0f} GiB;\n"
-            f"0 = half of it). A bigger allocation fails with an out-of-memory error at its line.",
+            self, _tr("Isolated engine memory limit"),
+            _tr("GiB the isolated process may allocate (this machine has {total:.0f} GiB;\n0 = half of it). A bigger "
+                "allocation fails with an out-of-memory error at its line.").format(total=total),
             self.settings.isolated_memory_gb, 0.0, 4096.0, 1)
         return value if ok else None
 
@@ -987,17 +1010,18 @@ class MainWindow(QMainWindow):
         value = self.ask_memory_limit()
         if value is not None:
             self.settings.isolated_memory_gb = value
-            self.status.setText("Isolated engine memory limit: " +
-                                (f"{value:g} GiB" if value > 0 else "half of this machine's memory"))
+            self.status.setText(_tr("Isolated engine memory limit: ") +
+                                (_tr("{value:g} GiB").format(value=value) if value > 0
+                                 else _tr("half of this machine's memory")))
 
     def stop_program_threads(self) -> list[str]:
         """Interrupt the threads earlier programs left running; the names of those that did not stop."""
         stuck = process_state.interrupt_program_threads(CaptureStopped)
         if stuck:
-            self.console.append_message("gradexplorer: these threads of your code did not stop (inside a long "
-                                        "native call?): " + ", ".join(stuck), error=True)
+            self.console.append_message(_tr("gradexplorer: these threads of your code did not stop (inside a long "
+                                        "native call?): ") + ", ".join(stuck), error=True)
         else:
-            self.console.append_message("gradexplorer: the threads your code left running were stopped")
+            self.console.append_message(_tr("gradexplorer: the threads your code left running were stopped"))
         self._set_running(False)
         return stuck
 
@@ -1013,7 +1037,7 @@ class MainWindow(QMainWindow):
         self.idle_collector.set_busy(busy or self.is_running)
 
     def _on_runs_ticked(self, seconds: float) -> None:
-        self.status.setText(f"Running… {seconds:.1f} s")
+        self.status.setText(_tr("Running… {seconds:.1f} s").format(seconds=seconds))
 
     def _show_result(self, result: CaptureResult) -> None:
         # The scene build makes thousands of items: a full GC pass in the middle
@@ -1035,14 +1059,14 @@ class MainWindow(QMainWindow):
             self._show_picture(result)
             self._show_figures(cap.figures)
         self.tensors_pane.show_explanations(cap.explanations)
-        self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules))
+        self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules, phrase_text))
         self.gradient_flow_pane.show_flows(*(result.flow if result.flow is not None else flow_of(cap)))
         self.last_gui_seconds = time.perf_counter() - started
         self.editor.set_error_line(cap.error.program_line if cap.error is not None else None)
         if cap.error is not None:
             self.console.append_message(cap.error.traceback, error=True)
         for sentence in cap.restored:  # what the program changed in the process, put back
-            self.console.append_message(f"gradexplorer: {sentence}")
+            self.console.append_message(_tr("gradexplorer: {sentence}").format(sentence=sentence))
 
     def _show_picture(self, result: CaptureResult) -> None:
         """Draw a result's graph (or say why there is none) and reset the picture's companions."""
@@ -1067,12 +1091,12 @@ class MainWindow(QMainWindow):
         with paused_collection():
             self._show_picture(result)
             self._show_figures(result.capture.figures)
-            self.tensors_pane.show_pending(PENDING_EXPLANATIONS)
-            self.modules_pane.show_pending(PENDING_AUDIT)
-            self.gradient_flow_pane.show_pending(PENDING_FLOW)
+            self.tensors_pane.show_pending(_tr(PENDING_EXPLANATIONS))
+            self.modules_pane.show_pending(_tr(PENDING_AUDIT))
+            self.gradient_flow_pane.show_pending(_tr(PENDING_FLOW))
         self.first_picture_seconds = time.perf_counter() - started
-        self.status.setText(f"Drawn in {result.seconds * 1000:.0f} ms: {result.capture.graph.number_of_nodes()} "
-                            "nodes; explaining…")
+        self.status.setText(_tr("Drawn in {ms:.0f} ms: {nodes} nodes; explaining…").format(
+            ms=result.seconds * 1000, nodes=result.capture.graph.number_of_nodes()))
         # The build waits for this: the picture's first paint goes before it (a queued call runs after it).
         QTimer.singleShot(0, self.runs.picture_shown)
 
@@ -1080,7 +1104,8 @@ class MainWindow(QMainWindow):
         """The Plots tab: the program's matplotlib figures, their count in the tab's name."""
         self.plots_pane.show_figures(figures)
         index = self.bottom_tabs.indexOf(self.plots_pane)
-        self.bottom_tabs.setTabText(index, f"Plots ({len(figures)})" if figures else "Plots")
+        self.bottom_tabs.setTabText(index, _tr("Plots ({count})").format(count=len(figures)) if figures
+                                    else _tr("Plots"))
 
     def _on_runs_returned(self, result: CaptureResult) -> None:
         cap = result.capture
@@ -1090,10 +1115,10 @@ class MainWindow(QMainWindow):
             self.console.append_message(cap.error.traceback or cap.error.message, error=True)
             self.editor.set_error_line(cap.error.program_line)
             if self.result is not None and not self.result.complete:
-                kept = " (its first picture is shown; the rest was not computed)"
+                kept = _tr(" (its first picture is shown; the rest was not computed)")
             else:
-                kept = " (the previous capture is still shown)" if self.result is not None else ""
-            self.status.setText(("Stopped" if cap.error.kind == "stopped" else cap.error.headline()) + kept)
+                kept = _tr(" (the previous capture is still shown)") if self.result is not None else ""
+            self.status.setText((_tr("Stopped") if cap.error.kind == "stopped" else phrase_text(cap.error.headline_phrase())) + kept)
             return
         self._show_result(result)
         self._autosave_capture()
@@ -1102,33 +1127,37 @@ class MainWindow(QMainWindow):
         # modification flag does that).
         cap = result.capture
         if result.layout is None:
-            self.status.setText("Stopped while drawing the graph (the capture itself is complete)")
+            self.status.setText(_tr("Stopped while drawing the graph (the capture itself is complete)"))
         elif cap.error is None:
-            self.status.setText(f"Done in {result.seconds * 1000:.0f} ms: {cap.graph.number_of_nodes()} nodes, "
-                                f"{len(cap.passes)} backward pass(es)")
+            self.status.setText(_tr("Done in {ms:.0f} ms: {nodes} nodes, {count} backward pass(es)").format(
+                ms=result.seconds * 1000, nodes=cap.graph.number_of_nodes(), count=len(cap.passes)))
         else:
             if cap.error.kind == "stopped":
-                self.status.setText(f"Stopped at {cap.error.where()}" if cap.error.line else "Stopped")
+                self.status.setText(_tr("Stopped at {where}").format(where=place_text(cap.error)) if cap.error.line
+                                    else _tr("Stopped"))
             else:
-                where = f" at {cap.error.where()}" if cap.error.line is not None else ""
-                self.status.setText(f"Error{where}: {cap.error.exc_type}")
+                where = _tr(" at {where}").format(where=place_text(cap.error)) if cap.error.line is not None else ""
+                self.status.setText(_tr("Error{where}: {exc_type}").format(where=where, exc_type=cap.error.exc_type))
 
     def _on_runs_errored(self, message: str) -> None:
         self.console.append_message(message, error=True)
-        self.status.setText("Stopped" if message == "Stopped." else f"Error: {message.splitlines()[0]}")
+        self.status.setText(_tr("Stopped") if message == "Stopped." else _tr("Error: {message}").format(
+            message=message.splitlines()[0]))
 
     def _on_runs_finished(self) -> None:
         self.console_pane.cancel()
         if self.runs.release_interrupted:
-            self.console.append_message("gradexplorer: the program's code still ran after it ended (a generator's "
-                                        "`finally` or a `__del__`, run as its objects were freed); Stop ended it.",
+            self.console.append_message(_tr("gradexplorer: the program's code still ran after it ended (a generator's "
+                                        "`finally` or a `__del__`, run as its objects were freed); Stop ended it."),
                                         error=True)
-        if self.runs.stop_requested and self.status.text().startswith(("Stopping", "The program does not stop")):
-            self.status.setText("Stopped")
+        stopping = (_tr("Stopping… (a running torch operation finishes first)"),
+                    _tr("Stopping… (cancelling the graph drawing)"), _tr("The program does not stop"))
+        if self.runs.stop_requested and self.status.text().startswith(stopping):
+            self.status.setText(_tr("Stopped"))
         if self.result is not None and not self.result.complete:  # drawn, then the run failed before explaining
-            self.tensors_pane.show_pending(NOT_COMPUTED)
-            self.modules_pane.show_pending(NOT_COMPUTED)
-            self.gradient_flow_pane.show_pending(NOT_COMPUTED)
+            self.tensors_pane.show_pending(_tr(NOT_COMPUTED))
+            self.modules_pane.show_pending(_tr(NOT_COMPUTED))
+            self.gradient_flow_pane.show_pending(_tr(NOT_COMPUTED))
         self._set_running(False)
         self.retirer.resume()
         self.idle_collector.activity()
@@ -1146,7 +1175,7 @@ class MainWindow(QMainWindow):
             self.navigator.set_crumbs(breadcrumbs(graph, node_id[len(GROUP_PREFIX):]))
             return
         module = graph.nodes[node_id].get("module")
-        self.navigator.set_crumbs(breadcrumbs(graph, module), hint="This node was not made inside an nn.Module")
+        self.navigator.set_crumbs(breadcrumbs(graph, module), hint=_tr("This node was not made inside an nn.Module"))
         cap = self.result.capture
         if not self.comparison.owns(node_id):  # a node only the compared session has: shown from it
             self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id),
@@ -1191,7 +1220,7 @@ class MainWindow(QMainWindow):
         ran (a run finished): its answer would be about another capture.
         """
         if self._view_job_running:
-            self.status.setText("Still working on the previous request…")
+            self.status.setText(_tr("Still working on the previous request…"))
             return None
         shown = self.result
         self._view_job_running = True
@@ -1244,8 +1273,10 @@ class MainWindow(QMainWindow):
         self._update_navigator()
         self.navigator.set_passes(len(cap.passes), index)
         self.inspector.show_node(None, None)
-        which = "every pass" if index is None else f"pass {index + 1} of {len(cap.passes)}"
-        self.status.setText(f"Showing {which}: {self.result.shown_graph.number_of_nodes()} nodes")
+        which = _tr("every pass") if index is None else _tr("pass {number} of {count}").format(
+            number=index + 1, count=len(cap.passes))
+        self.status.setText(_tr("Showing {which}: {nodes} nodes").format(
+            which=which, nodes=self.result.shown_graph.number_of_nodes()))
 
     def expand_group(self, path: str) -> None:
         """Open a module box one level (only that box is recomputed) and centre on what it held."""
@@ -1276,7 +1307,8 @@ class MainWindow(QMainWindow):
                  (not d.startswith(GROUP_PREFIX) and inside(self.result.capture.graph.nodes[d].get("module") or ""))]
         if shown:
             self.graph_view.select_nodes(shown[:1])
-        self.status.setText(f"Expanded {path}: {len(self.result.display.nodes)} boxes and nodes on screen")
+        self.status.setText(_tr("Expanded {path}: {count} boxes and nodes on screen").format(
+            path=path, count=len(self.result.display.nodes)))
 
     #: The depth slider refuses a picture with more boxes and nodes than this (open boxes one by one).
     MAX_DRAWN = 10_000
@@ -1305,18 +1337,20 @@ class MainWindow(QMainWindow):
         collapsed, count = planned
         if count > self.MAX_DRAWN:
             self._update_navigator()  # back to where the picture is
-            self.status.setText(f"Depth {depth} would draw {count:,} boxes and nodes (more than "
-                                f"{self.MAX_DRAWN:,}): open the boxes you need by double-click instead")
+            self.status.setText(_tr("Depth {depth} would draw {count:,} boxes and nodes (more than {most:,}): "
+                                    "open the boxes you need by double-click instead").format(
+                depth=depth, count=count, most=self.MAX_DRAWN))
             return
         self.redisplay(collapsed)
-        self.status.setText(f"Depth {depth}: {len(self.result.display.nodes)} boxes and nodes")
+        self.status.setText(_tr("Depth {depth}: {count} boxes and nodes").format(
+            depth=depth, count=len(self.result.display.nodes)))
 
     def collapse_module(self, path: str) -> None:
         if self.result is None or self.result.display is None:
             return
         self.redisplay(collapse_one(self.result.shown_graph, self.result.display.collapsed, path))
         self.graph_view.select_node(GROUP_PREFIX + path)
-        self.status.setText(f"Collapsed {path}")
+        self.status.setText(_tr("Collapsed {path}").format(path=path))
 
     def collapse_selected(self) -> None:
         """Fold the selected node's module (on a box: its parent module) into one box."""
@@ -1332,7 +1366,7 @@ class MainWindow(QMainWindow):
         if module:
             self.collapse_module(module)
         else:
-            self.status.setText("This node was not made inside an nn.Module")
+            self.status.setText(_tr("This node was not made inside an nn.Module"))
 
     def expand_selected(self) -> None:
         """Open the selected module box one level."""
@@ -1352,14 +1386,15 @@ class MainWindow(QMainWindow):
         if matches is None:
             return []
         if not matches:
-            self.status.setText(f"No node matches {text!r}")
+            self.status.setText(_tr("No node matches {text!r}").format(text=text))
             return []
         step = getattr(self, "_find_step", (None, -1))
         index = step[1] + 1 if step[0] == text else 0
         index %= len(matches)
         self._find_step = (text, index)
         self.show_nodes([matches[index]] + [m for m in matches if m != matches[index]])
-        self.status.setText(f"{text!r}: match {index + 1} of {len(matches)}")
+        self.status.setText(_tr("{text!r}: match {number} of {count}").format(
+            text=text, number=index + 1, count=len(matches)))
         return matches
 
     def apply_filter(self, key: str) -> list[str]:
@@ -1391,12 +1426,13 @@ class MainWindow(QMainWindow):
         if not active:
             self.filter_count.setText("")
             if nodes is not None:
-                self.status.setText("Filter cleared: every node shown")
+                self.status.setText(_tr("Filter cleared: every node shown"))
             return
         total = self.result.shown_graph.number_of_nodes()
-        self.filter_count.setText(f" {len(nodes)} of {total} nodes ")
-        rest = "dimmed" if mode == "dim" else "hidden"
-        self.status.setText(f"{FILTERS[key]}: {len(nodes)} node(s); the rest {rest}")
+        self.filter_count.setText(_tr(" {count} of {total} nodes ").format(count=len(nodes), total=total))
+        rest = _tr("dimmed") if mode == "dim" else _tr("hidden")
+        self.status.setText(_tr("{value}: {count} node(s); the rest {rest}").format(
+            value=phrase_text(FILTERS[key]), count=len(nodes), rest=rest))
 
     def _on_filter_combo_activated(self, _index: int) -> None:
         self.apply_filter(self.filter_combo.currentData())
@@ -1424,12 +1460,25 @@ class MainWindow(QMainWindow):
 
         from .._version import __version__
 
-        return (f"gradexplorer {__version__}\nShows what PyTorch autograd really does with your code.\n\n"
-                f"PyTorch {torch.__version__}\nPython {platform.python_version()}\n"
-                f"Qt {PySide6.QtCore.qVersion()} (PySide6 {PySide6.__version__})\nnetworkx {networkx.__version__}")
+        return (_tr("gradexplorer {version}\nShows what PyTorch autograd really does with your code.\n\n")
+                .format(version=__version__)
+                + f"PyTorch {torch.__version__}\nPython {platform.python_version()}\n"
+                  f"Qt {PySide6.QtCore.qVersion()} (PySide6 {PySide6.__version__})\nnetworkx {networkx.__version__}")
+
+    def set_language(self, code: str) -> None:
+        """View > Language: keep ``code`` (``""``: the system's) for the next start; the window's texts were set
+        when it was built, so the status bar says when it applies (no dialog to dismiss)."""
+        self.settings.language = code
+        self.settings.sync()
+        chosen = choose_language(code)
+        if chosen == active_language():
+            self.status.setText(_tr("Language: {language}").format(language=LANGUAGES[chosen]))
+        else:
+            self.status.setText(_tr("Language: {language} from the next start of gradexplorer").format(
+                language=LANGUAGES[chosen]))
 
     def show_about(self) -> None:
-        QMessageBox.about(self, "About gradexplorer", self.about_text())
+        QMessageBox.about(self, _tr("About gradexplorer"), self.about_text())
 
     def jump_to_first_nonfinite(self, where: str) -> str | None:
         """Select the first node with NaN/Inf in ``"forward"`` or ``"backward"``, and its source line."""
@@ -1450,30 +1499,31 @@ class MainWindow(QMainWindow):
         forward, backward, kind, new_nan = found
         node_id = forward if where == "forward" else backward
         if node_id is None:
-            self.status.setText(f"No NaN or Inf in the {where} pass")
+            self.status.setText(_tr("No NaN or Inf in the {where} pass").format(where=_tr(where)))
             return None
         earlier = ""
         if new_nan is not None and new_nan != forward:
-            earlier = (f" (before it, {self._node_words(forward)} made Inf only, often on purpose, such as a "
-                       f"-inf attention mask: its NaN comes later)")
+            earlier = _tr(" (before it, {node} made Inf only, often on purpose, such as a -inf attention mask: its NaN "
+                          "comes later)").format(node=self._node_words(forward))
             node_id = new_nan
         self.show_nodes([node_id])
         source = self.result.capture.graph.nodes[node_id].get("source")
         if source is not None:
             self.show_source(source.file or "", source.line)
         if earlier:
-            self.status.setText(f"First NaN in forward that its inputs did not have: {self._node_words(node_id)}"
-                                f"{earlier}")
+            self.status.setText(_tr("First NaN in forward that its inputs did not have: {node}{earlier}").format(
+                node=self._node_words(node_id), earlier=earlier))
         else:
-            what = f" ({kind})" if where == "forward" and kind else ""
-            self.status.setText(f"First NaN/Inf in {where}: {self._node_words(node_id)}{what}")
+            what = _tr(" ({kind})").format(kind=kind) if where == "forward" and kind else ""
+            self.status.setText(_tr("First NaN/Inf in {where}: {node}{what}").format(
+                where=_tr(where), node=self._node_words(node_id), what=what))
         return node_id
 
     def _node_words(self, node_id: str) -> str:
         """``n12 SoftmaxBackward0 at line 6``: a node as the status bar names it."""
         attrs = self.result.capture.graph.nodes[node_id]
         source = attrs.get("source")
-        line = f" at {source.where()}" if source is not None else ""
+        line = _tr(" at {where}").format(where=place_text(source)) if source is not None else ""
         return f"{node_id} {attrs.get('op', '')}{line}"
 
     # -- closing ---------------------------------------------------------------------------
@@ -1547,7 +1597,7 @@ def _prepare_session(session: Session | None) -> tuple[Session | None, CaptureRe
         return None, None
     pass_index = default_pass(len(session.capture.passes))
     graph, display, layout = pass_view(session.capture, pass_index)
-    rows = tuple(audit_rows(session.capture.modules))
+    rows = tuple(audit_rows(session.capture.modules, phrase_text))
     flow = flow_of(session.capture)
     freeze_survivors()  # kept until replaced: out of later collections (core.collector)
     return session, CaptureResult(session.capture, layout, 0.0, display, module_rows=rows, flow=flow,

@@ -13,7 +13,11 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
+from .language import translator_for
+
 __all__ = ["Minimap"]
+
+_tr = translator_for(__name__)
 
 
 class Minimap(QWidget):
@@ -24,8 +28,8 @@ class Minimap(QWidget):
     def __init__(self, view) -> None:
         super().__init__(view)
         self.view = view
-        self.setAccessibleName("Minimap")
-        self.setToolTip("The whole graph; the blue frame is what is on screen (click or drag to move)")
+        self.setAccessibleName(_tr("Minimap"))
+        self.setToolTip(_tr("The whole graph; the blue frame is what is on screen (click or drag to move)"))
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self._pixmap: QPixmap | None = None
         self._source = QRectF()  # the scene rectangle the pixmap shows

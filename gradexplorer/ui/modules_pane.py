@@ -7,11 +7,14 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QTreeView
 
 from ..core.analysis.modules import AuditRow, audit_rows
+from .language import N_, phrase_text, translator_for
 from .pending_note import PendingNote
 
 __all__ = ["AuditModel", "ModulesPane"]
 
-_HEADERS = ("Path", "Kind", "Shape / dtype", "Device", "Notes")
+_tr = translator_for(__name__)
+
+_HEADERS = (N_("Path"), N_("Kind"), N_("Shape / dtype"), N_("Device"), N_("Notes"))
 _TONES = {"warning": QColor("#b3261e"), "info": QColor("#6e7781")}
 #: Behind the notes of state whose placement differs from the compared run's (File > Compare with Session).
 _CHANGED = QBrush(QColor("#ffd98a"))
@@ -70,7 +73,7 @@ class AuditModel(QAbstractItemModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 - Qt API
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return _HEADERS[section]
+            return _tr(_HEADERS[section])
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -78,7 +81,8 @@ class AuditModel(QAbstractItemModel):
         change = self.changes.get(row.path) if index.column() == 4 else None
         if change is not None:
             if role == Qt.ItemDataRole.DisplayRole:
-                return f"{row.texts[4]}; compared: {change}" if row.texts[4] else f"compared: {change}"
+                return (_tr("{notes}; compared: {change}").format(notes=row.texts[4], change=change) if row.texts[4]
+                        else _tr("compared: {change}").format(change=change))
             if role == Qt.ItemDataRole.BackgroundRole:
                 return _CHANGED
         if role == Qt.ItemDataRole.DisplayRole:
@@ -95,7 +99,7 @@ class ModulesPane(QTreeView):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Modules")
+        self.setAccessibleName(_tr("Modules"))
         self.audit = AuditModel(self)
         self.setModel(self.audit)
         self.setUniformRowHeights(True)
@@ -114,7 +118,7 @@ class ModulesPane(QTreeView):
 
     def show_audits(self, audits) -> None:
         """Show the audits of a capture (see :meth:`show_rows`)."""
-        self.show_rows(audit_rows(audits))
+        self.show_rows(audit_rows(audits, phrase_text))
 
     def show_rows(self, rows) -> None:
         """Show rows of :func:`~gradexplorer.core.analysis.modules.audit_rows` (made in a worker for big captures).

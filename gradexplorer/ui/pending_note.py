@@ -12,7 +12,11 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from .language import translator_for
+
 __all__ = ["PendingNote"]
+
+_tr = translator_for(__name__)
 
 
 class PendingNote(QLabel):
@@ -20,7 +24,7 @@ class PendingNote(QLabel):
 
     def __init__(self, host: QWidget) -> None:
         super().__init__(host)
-        self.setAccessibleName("Pending")
+        self.setAccessibleName(_tr("Pending"))
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setWordWrap(True)
         self.setAutoFillBackground(True)

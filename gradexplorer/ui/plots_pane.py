@@ -14,11 +14,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from .language import N_, translator_for
+
 __all__ = ["PlotsPane"]
 
+_tr = translator_for(__name__)
+
 #: What the pane says when the capture has no figure.
-EMPTY_TEXT = ("No figures. A program that draws with matplotlib (plt.plot(...), then plt.show()) shows its "
-              "figures here: they are drawn off-screen, never in a window of their own.")
+EMPTY_TEXT = N_("No figures. A program that draws with matplotlib (plt.plot(...), then plt.show()) shows its "
+                "figures here: they are drawn off-screen, never in a window of their own.")
 
 
 class PlotsPane(QScrollArea):
@@ -26,7 +30,7 @@ class PlotsPane(QScrollArea):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Plots")
+        self.setAccessibleName(_tr("Plots"))
         self.setWidgetResizable(True)
         self.figures: tuple = ()
         self._stale = False
@@ -55,20 +59,21 @@ class PlotsPane(QScrollArea):
         self.title_labels: list[QLabel] = []
         self.image_labels: list[QLabel] = []
         if not self.figures:
-            empty = QLabel(EMPTY_TEXT)
+            empty = QLabel(_tr(EMPTY_TEXT))
             empty.setWordWrap(True)
             empty.setObjectName("plots_empty")
             column.addWidget(empty)
         for figure in figures:
-            note = "" if figure.shown else " (still open when the program ended)"
-            title = QLabel(f"<b>Figure {figure.number}</b> · {_escape(figure.title)}{note}")
+            note = "" if figure.shown else _tr(" (still open when the program ended)")
+            title = QLabel(_tr("<b>Figure {number}</b> · {title}{note}").format(
+                number=figure.number, title=_escape(figure.title), note=note))
             image = QLabel()
             pixmap = QPixmap()
             if pixmap.loadFromData(figure.png, "PNG"):
                 image.setPixmap(pixmap)
             else:
-                image.setText("This figure's image could not be read.")
-            image.setToolTip(f"{figure.width}×{figure.height} px")
+                image.setText(_tr("This figure's image could not be read."))
+            image.setToolTip(_tr("{width}×{height} px").format(width=figure.width, height=figure.height))
             column.addWidget(title)
             column.addWidget(image)
             self.title_labels.append(title)

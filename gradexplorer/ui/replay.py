@@ -18,8 +18,11 @@ from PySide6.QtWidgets import QComboBox, QGraphicsPathItem, QLabel, QSlider, QTo
 
 from ..core.analysis.replay import Replay, replay_of, step_text
 from .graph_view import EdgeLabels
+from .language import phrase_text, translator_for
 
 __all__ = ["ReplayBar", "ReplayController"]
+
+_tr = translator_for(__name__)
 
 #: Milliseconds between steps while playing.
 PLAY_INTERVAL_MS = 900
@@ -42,32 +45,32 @@ class ReplayBar(QToolBar):
     stop_wanted = Signal()
 
     def __init__(self, parent=None) -> None:
-        super().__init__("Replay", parent)
+        super().__init__(_tr("Replay"), parent)
         self.setObjectName("replay_toolbar")
-        self.addWidget(QLabel(" Replay backward: "))
+        self.addWidget(QLabel(_tr(" Replay backward: ")))
         self.pass_combo = QComboBox()
-        self.pass_combo.setAccessibleName("Pass to replay")
+        self.pass_combo.setAccessibleName(_tr("Pass to replay"))
         self.pass_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.pass_combo.setToolTip("The backward pass to replay, node by node, in the order the engine ran it")
+        self.pass_combo.setToolTip(_tr("The backward pass to replay, node by node, in the order the engine ran it"))
         self.addWidget(self.pass_combo)
-        self.back_action = QAction("◁ Step back", self)
-        self.back_action.setStatusTip("The step before (the engine's previous node)")
-        self.play_action = QAction("▶ Play", self)
+        self.back_action = QAction(_tr("◁ Step back"), self)
+        self.back_action.setStatusTip(_tr("The step before (the engine's previous node)"))
+        self.play_action = QAction(_tr("▶ Play"), self)
         self.play_action.setCheckable(True)
-        self.play_action.setStatusTip("Run the pass node by node, as the engine did")
-        self.forward_action = QAction("Step ▷", self)
-        self.forward_action.setStatusTip("The next node the engine ran")
-        self.stop_action = QAction("Stop replay", self)
-        self.stop_action.setStatusTip("Leave the replay: every node shown again")
+        self.play_action.setStatusTip(_tr("Run the pass node by node, as the engine did"))
+        self.forward_action = QAction(_tr("Step ▷"), self)
+        self.forward_action.setStatusTip(_tr("The next node the engine ran"))
+        self.stop_action = QAction(_tr("Stop replay"), self)
+        self.stop_action.setStatusTip(_tr("Leave the replay: every node shown again"))
         for action in (self.back_action, self.play_action, self.forward_action):
             self.addAction(action)
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setAccessibleName("Replay step")
+        self.slider.setAccessibleName(_tr("Replay step"))
         self.slider.setMinimumWidth(160)
         self.slider.setPageStep(1)
         self.addWidget(self.slider)
         self.step_label = QLabel("")
-        self.step_label.setAccessibleName("Replay position")
+        self.step_label.setAccessibleName(_tr("Replay position"))
         self.step_label.setMinimumWidth(90)
         self.addWidget(self.step_label)
         self.addAction(self.stop_action)
@@ -102,7 +105,8 @@ class ReplayBar(QToolBar):
         self.slider.setRange(0, max(length - 1, 0))
         self.slider.setValue(position or 0)
         self.slider.blockSignals(False)
-        self.step_label.setText(f" step {position + 1} of {length} " if position is not None else "")
+        self.step_label.setText(_tr(" step {position} of {length} ").format(
+            position=position + 1, length=length) if position is not None else "")
         self.stop_action.setEnabled(position is not None)
         if position is None or position >= length - 1:
             self.play_action.setChecked(False)
@@ -114,7 +118,7 @@ class ReplayBar(QToolBar):
         self.position_wanted.emit(value)
 
     def _on_play_toggled(self, playing: bool) -> None:
-        self.play_action.setText("■ Pause" if playing else "▶ Play")
+        self.play_action.setText(_tr("■ Pause") if playing else _tr("▶ Play"))
         if playing:
             if not self._active or self.slider.value() >= self._length - 1:
                 self.position_wanted.emit(0)  # from the start (the root)
@@ -151,8 +155,10 @@ class ReplayController(QObject):
         for p in capture.passes if capture is not None else ():
             where = ""
             if p.source is not None and p.source.line:
-                where = f" {p.source.file}:{p.source.line}" if p.source.file else f" line {p.source.line}"
-            labels.append(f"pass {p.index + 1}: {p.kind}{where}")
+                where = f" {p.source.file}:{p.source.line}" if p.source.file else _tr(" line {line}").format(
+                    line=p.source.line)
+            kind = _tr("torch.autograd.grad") if p.kind == "grad" else _tr("backward")
+            labels.append(_tr("pass {number}: {kind}{where}").format(number=p.index + 1, kind=kind, where=where))
         self.bar.set_passes(labels)
 
     @property
@@ -179,7 +185,7 @@ class ReplayController(QObject):
                 return
             self.replay = replay
         if not len(self.replay):
-            window.status.setText("Nothing ran in this pass: no node to replay")
+            window.status.setText(_tr("Nothing ran in this pass: no node to replay"))
             return
         position = max(0, min(position, len(self.replay) - 1))
         node = self.replay.order[position]
@@ -188,7 +194,7 @@ class ReplayController(QObject):
         # picture under the user's eyes); the step's text still names the node.
         window.graph_view.select_nodes([self._drawn(node)])
         self._draw_flow(position)
-        window.inspector.show_replay(step_text(self.replay, position))
+        window.inspector.show_replay(step_text(self.replay, position, phrase_text))
         self.bar.show_position(position, len(self.replay))
 
     def _draw_flow(self, position: int) -> None:

@@ -39,6 +39,15 @@ class Settings:
         self._settings.setValue("run/isolated_memory_gb", float(value))
 
     @property
+    def language(self) -> str:
+        """The language chosen in View > Language (``"en"``, ``"zh_TW"``); ``""``: the system's."""
+        return self._settings.value("ui/language", "", type=str)
+
+    @language.setter
+    def language(self, code: str) -> None:
+        self._settings.setValue("ui/language", code)
+
+    @property
     def geometry(self) -> QByteArray:
         return self._settings.value("window/geometry", QByteArray(), type=QByteArray)
 

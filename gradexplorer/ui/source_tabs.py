@@ -13,8 +13,11 @@ from __future__ import annotations
 from PySide6.QtWidgets import QTabWidget
 
 from .editor import CodeEditor
+from .language import translator_for
 
 __all__ = ["SourceTabs"]
+
+_tr = translator_for(__name__)
 
 
 class SourceTabs(QTabWidget):
@@ -25,8 +28,8 @@ class SourceTabs(QTabWidget):
         self.program = program
         self.setDocumentMode(True)
         self.setTabsClosable(True)
-        self.setAccessibleName("Source files")
-        self.addTab(program, "untitled")
+        self.setAccessibleName(_tr("Source files"))
+        self.addTab(program, _tr("untitled"))
         # The program's tab has no close button.
         bar = self.tabBar()
         for side in (bar.ButtonPosition.RightSide, bar.ButtonPosition.LeftSide):
@@ -48,10 +51,11 @@ class SourceTabs(QTabWidget):
         if view is None:
             view = CodeEditor()
             view.setReadOnly(True)
-            view.setAccessibleName(f"Source of {file}")
+            view.setAccessibleName(_tr("Source of {file}").format(file=file))
             self._views[file] = view
             self.addTab(view, file)
-            self.setTabToolTip(self.indexOf(view), f"{file} (read-only: the text the last run saw)")
+            self.setTabToolTip(self.indexOf(view), _tr("{file} (read-only: the text the last run saw)").format(
+                file=file))
         if view.toPlainText() != text:
             view.setPlainText(text)
         self.setCurrentWidget(view)

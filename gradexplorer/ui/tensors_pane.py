@@ -6,9 +6,12 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from .language import N_, phrase_text, translator_for
 from .pending_note import PendingNote
 
 __all__ = ["SEVERITY_COLOURS", "ExplanationModel", "TensorsPane"]
+
+_tr = translator_for(__name__)
 
 #: Colours of the reason code by :attr:`Explanation.severity` (core.records.explanations.REASONS):
 #: red where a gradient may be missing, grey where none is needed. Brushes of QColors: a
@@ -18,7 +21,7 @@ SEVERITY_COLOURS = {"problem": QBrush(QColor("#c62828")), "note": QBrush(QColor(
 #: Up to this many rows are sized to their wrapped text; longer tables keep one line a row (the tooltip has it all).
 _ROWS_SIZED_TO_TEXT = 200
 
-_HEADERS = ("Name", "Reason", "Why (no) gradient", "Line")
+_HEADERS = (N_("Name"), N_("Reason"), N_("Why (no) gradient"), N_("Line"))
 #: Behind a reason code that differs from the compared run's (File > Compare with Session).
 CHANGED_BRUSH = QBrush(QColor("#ffd98a"))
 
@@ -55,7 +58,7 @@ class ExplanationModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 - Qt API
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return _HEADERS[section]
+            return _tr(_HEADERS[section])
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -65,9 +68,11 @@ class ExplanationModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             line = "" if exp.line is None else (str(exp.line) if exp.file is None else f"{exp.file}:{exp.line}")
             code = exp.code if before is None else f"{before[0]} → {exp.code}"
-            return (exp.name, code, exp.sentence, line)[column]
+            return (exp.name, code, phrase_text(exp.phrase) if column == 2 else "", line)[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return exp.sentence if before is None else f"{exp.sentence}\n\nIn the run compared with: {before[1]}"
+            sentence = phrase_text(exp.phrase)
+            return sentence if before is None else _tr("{sentence}\n\nIn the run compared with: {before}").format(
+                sentence=sentence, before=before[1])
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
             return SEVERITY_COLOURS.get(exp.severity)
         if role == Qt.ItemDataRole.BackgroundRole and column == 1 and before is not None:
@@ -92,7 +97,7 @@ class TensorsPane(QTableView):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Tensors")
+        self.setAccessibleName(_tr("Tensors"))
         self.table = ExplanationModel(self)
         self.setModel(self.table)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

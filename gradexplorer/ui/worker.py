@@ -90,9 +90,13 @@ from ..core.records.capture import Capture
 from ..core.records.errors import CaptureStopped, GradexplorerError
 from ..core.teardown import return_free_memory
 
+from .language import error_text, phrase_text, translator_for
+
 __all__ = ["PICTURE_WAIT_SECONDS", "CaptureJob", "CaptureResult", "CaptureWorker", "display_width", "expanded_layout",
            "first_picture", "flow_of", "label_width", "layout_capture", "layout_display", "node_label", "pass_view",
            "picture_of", "prepare_view"]
+
+_tr = translator_for(__name__)
 
 #: The longest a worker waits for the window to say that the first picture is on screen before it goes on.
 PICTURE_WAIT_SECONDS = 10.0
@@ -307,7 +311,7 @@ def picture_of(result: Capture, *, should_stop=None) -> tuple:
         note = ""
     except LayoutCancelled:
         display, layout = None, None
-        note = "Drawing the graph was stopped; the capture is in the panes and can be saved."
+        note = _tr("Drawing the graph was stopped; the capture is in the panes and can be saved.")
     return display, layout, note, pass_index, graph
 
 
@@ -323,7 +327,7 @@ def first_picture(result: Capture, *, should_stop=None, drawn: tuple | None = No
     with paused_collection():
         display, layout, note, pass_index, graph = drawn if drawn is not None else picture_of(
             result, should_stop=should_stop)
-        rows = tuple(audit_rows(result.modules))
+        rows = tuple(audit_rows(result.modules, phrase_text))
         flow = flow_of(result)
         freeze_survivors()
     return display, layout, note, rows, flow, pass_index, graph
@@ -403,9 +407,9 @@ class CaptureWorker(QObject):
             self.returned.emit(CaptureResult(result, layout, time.perf_counter() - started, display, note, rows,
                                              flow, pass_index, graph))
         except GradexplorerError as exc:  # e.g. the device does not exist
-            self.errored.emit(str(exc))
+            self.errored.emit(error_text(exc))
         except Exception:  # a bug of ours: report it, never crash the app
-            self.errored.emit("gradexplorer failed while capturing:\n" + traceback.format_exc())
+            self.errored.emit(_tr("gradexplorer failed while capturing:\n") + traceback.format_exc())
         finally:
             picture_made.set()  # the picture is made (or failed: the statistics must come all the same)
             self._release_armed(leftovers)
@@ -470,7 +474,7 @@ class CaptureWorker(QObject):
             pass
         line, self._input_line = self._input_line, None
         if line is None:
-            raise NoInputError("input(): the console's input was closed (no line was given)")
+            raise NoInputError(_tr("input(): the console's input was closed (no line was given)"))
         return line
 
     def provide_input(self, line: str | None) -> None:
@@ -534,7 +538,7 @@ class CaptureWorker(QObject):
                 lines = self.job.code.splitlines()
                 if 0 < line <= len(lines):
                     text = lines[line - 1].strip()
-                return f"line {line}" + (f" (`{text}`)" if text else "")
+                return _tr("line {line}").format(line=line) + (f" (`{text}`)" if text else "")
             frame = frame.f_back
         return ""
 

@@ -160,8 +160,8 @@ def _name_diffs(capture_a: Capture, capture_b: Capture) -> tuple[NameDiff, ...]:
         info_a, info_b = infos_a.get(name), infos_b.get(name)
         why_a, why_b = reasons_a.get(name), reasons_b.get(name)
         found.append(NameDiff(
-            name, why_a and why_a.code, why_b and why_b.code, why_a.sentence if why_a else "",
-            why_b.sentence if why_b else "",
+            name, why_a and why_a.code, why_b and why_b.code, why_a.phrase if why_a else "",
+            why_b.phrase if why_b else "",
             compare_values(info_a and info_a.value, info_b and info_b.value),
             compare_values(info_a and info_a.grad, info_b and info_b.grad)))
     return tuple(found)

@@ -17,9 +17,9 @@ table; tests and the GUI read that table, not a copy of it.
 from __future__ import annotations
 
 import ast
-import re
 
 from ..records.explanations import REASONS, Explanation
+from ..records.phrases import Phrase, concat, phrase, place_of
 from ..records.source import SourceLine
 from .accounting import classify_leaf, leaf_steps_of, since_last_reset
 
@@ -29,10 +29,10 @@ __all__ = ["explain_capture"]
 _INTEGER_DTYPES = {"bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64"}
 
 
-def _where(origin) -> str:
+def _where(origin) -> Phrase | str:
     if origin is None or origin.source is None:
         return ""
-    return f" at {origin.source.where()} (`{origin.source.text}`)"
+    return phrase(" at {place} (`{text}`)", place=place_of(origin.source), text=origin.source.text)
 
 
 def _line(origin):
@@ -40,76 +40,78 @@ def _line(origin):
     return None if origin is None or origin.source is None else origin.source
 
 
-def _at(source) -> str:
+def _at(source) -> Phrase | str:
     """``" at line 7"`` / ``" at line 7 of pkg/model.py"`` for a known line (``SourceLine(0, "")`` is not)."""
-    return f" at {source.where()}" if source is not None and source.line else ""
+    return phrase(" at {place}", place=place_of(source)) if source is not None and source.line else ""
 
 
 def _value(record) -> str:
     return "None" if record is None else record.short(width=40)
 
 
-def _pass_roots(capture) -> str:
+def _pass_roots(capture) -> Phrase:
     """Where the passes started, for people: ``loss (line 8)``, ``a SumBackward0 result at line 8 (node n4)``.
 
     An unnamed root (``net(x).sum().backward()``) is named by its op and the
     node id the inspector's title shows; passes that started from the same
     op at the same line (a training loop) are told once, with every node.
     """
-    described: dict[str, list[str]] = {}
+    described: dict[Phrase, list[str]] = {}
     for p in capture.passes:
-        where = f" ({p.source.where()})" if p.source is not None else ""
+        where = phrase(" ({place})", place=place_of(p.source)) if p.source is not None else ""
         if p.root_names:
-            described.setdefault(f"{', '.join(p.root_names)}{where}", [])
+            described.setdefault(concat(", ".join(p.root_names), where), [])
             continue
         nodes = [r for r, _ in p.roots if r]
         ops = dict.fromkeys(_op_of(capture, r) for r in nodes)
-        what = f"a {' / '.join(ops)} result" if ops else "an unnamed tensor"
-        at = _at(p.source)
-        described.setdefault(f"{what}{at}", []).extend(nodes)
+        what = phrase("a {ops} result", ops=" / ".join(ops)) if ops else phrase("an unnamed tensor")
+        described.setdefault(concat(what, _at(p.source)), []).extend(nodes)
     parts = []
     for text, nodes in described.items():
         nodes = list(dict.fromkeys(nodes))
         if nodes:
-            text += f" ({'node' if len(nodes) == 1 else 'nodes'} {', '.join(nodes)})"
+            listed = ", ".join(nodes)
+            which = phrase(" (node {nodes})", nodes=listed) if len(nodes) == 1 else \
+                phrase(" (nodes {nodes})", nodes=listed)
+            text = concat(text, which)
         parts.append(text)
-    return "; ".join(parts)
+    return concat(*[piece for i, part in enumerate(parts) for piece in ((part,) if i == 0 else ("; ", part))])
 
 
 #: Why a step gives its result no graph, by op (:class:`~gradexplorer.core.records.capture.CutRecord`).
 _CUT_WHY = {
     **dict.fromkeys(("argmax", "argmin", "argsort", "argwhere", "nonzero", "bucketize", "searchsorted"),
-                    "its result is an index (integers carry no gradient)"),
+                    phrase("its result is an index (integers carry no gradient)")),
     **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
                      "logical_and", "logical_or", "logical_not", "logical_xor", "isclose", "isnan", "isinf",
                      "isfinite", "equal"),
-                    "a comparison's result is true/false (it has no derivative)"),
+                    phrase("a comparison's result is true/false (it has no derivative)")),
     **dict.fromkeys(("multinomial", "bernoulli", "poisson", "randint_like", "sample"),
-                    "sampling has no derivative (a distribution's rsample() has one where it exists)"),
-    "detach": "detach() cuts the graph on purpose",
+                    phrase("sampling has no derivative (a distribution's rsample() has one where it exists)")),
+    "detach": phrase("detach() cuts the graph on purpose"),
     **dict.fromkeys(("item", "tolist", "__float__", "__int__", "__bool__"),
-                    "the value left autograd as a Python number, which carries no graph"),
-    "numpy": "the value left autograd as a NumPy array, which carries no graph",
+                    phrase("the value left autograd as a Python number, which carries no graph")),
+    "numpy": phrase("the value left autograd as a NumPy array, which carries no graph"),
 }
 #: Steps after which a classification loss is the usual fix.
 _CLASSIFY_STEPS = frozenset(("argmax", "argmin", "eq", "ne", "__eq__", "__ne__", "gt", "lt", "__gt__", "__lt__"))
 
 
-def _cut_why(cut) -> str:
+def _cut_why(cut) -> Phrase:
     why = _CUT_WHY.get(cut.op)
     if why is not None:  # sampling runs under no_grad inside torch.distributions: the step is the reason
         return why
     if not cut.grad_enabled:
-        return "grad mode was off there (torch.no_grad() or set_grad_enabled(False))"
-    return "PyTorch defines no derivative for it"
+        return phrase("grad mode was off there (torch.no_grad() or set_grad_enabled(False))")
+    return phrase("PyTorch defines no derivative for it")
 
 
-def _cut_from(cut) -> str:
+def _cut_from(cut) -> Phrase | str:
     if cut.from_names:
         return cut.from_names[0]
     if cut.from_source is not None and cut.from_source.text:
-        return f"the result of `{cut.from_source.text}`"
-    return "a tensor that requires grad"
+        return phrase("the result of `{code}`", code=cut.from_source.text)
+    return phrase("a tensor that requires grad")
 
 
 def _told_cut(capture, info) -> bool:
@@ -136,19 +138,22 @@ def _cut_reason(capture, info):
     leaves = ", ".join(cut.leaves) or _cut_from(cut)
     if cut.escaped:
         text = f" (`{cut.source.text}`)" if cut.source is not None and cut.source.text else ""
-        sentence = (f"{name} does not require grad: it was made from Python numbers, and the last value that left "
-                    f"autograd before it was .{cut.op}(){_at(cut.source)}{text}, of a tensor computed from "
-                    f"{leaves}. If {name} was computed from that number, the graph was cut there: "
-                    f"{_cut_why(cut)}.")
+        sentence = phrase("{name} does not require grad: it was made from Python numbers, and the last value that "
+                          "left autograd before it was .{op}(){at}{code}, of a tensor computed from {leaves}. If "
+                          "{name} was computed from that number, the graph was cut there: {why}.",
+                          name=name, op=cut.op, at=_at(cut.source), code=text, leaves=leaves, why=_cut_why(cut))
     else:
-        sentence = (f"{name} does not require grad: it was computed from {_cut_from(cut)} through `{cut.op}`"
-                    f"{_at(cut.source)}, and {_cut_why(cut)}, so no graph leads from {name} back to {leaves}.")
+        sentence = phrase("{name} does not require grad: it was computed from {source} through `{op}`{at}, and "
+                          "{why}, so no graph leads from {name} back to {leaves}.",
+                          name=name, source=_cut_from(cut), op=cut.op, at=_at(cut.source), why=_cut_why(cut),
+                          leaves=leaves)
     if failed is not None:
-        fix = (" (for a classification loss: cross_entropy on the scores, not argmax and ==)"
+        fix = (phrase(" (for a classification loss: cross_entropy on the scores, not argmax and ==)")
                if cut.op in _CLASSIFY_STEPS else "")
-        sentence += (f" That is why {name}.backward() raised{_at(failed.source)}. Calling {name}.requires_grad_() "
-                     f"would only hide the error: {leaves} would still get no gradient. Compute {name} with "
-                     f"differentiable ops{fix}.")
+        sentence = concat(sentence, phrase(
+            " That is why {name}.backward() raised{at}. Calling {name}.requires_grad_() would only hide the "
+            "error: {leaves} would still get no gradient. Compute {name} with differentiable ops{fix}.",
+            name=name, at=_at(failed.source), leaves=leaves, fix=fix))
     return "graph_cut", sentence, cut.source if cut.source is not None and cut.source.line else _line(info.origin)
 
 
@@ -159,13 +164,15 @@ def _cut_behind(capture, name: str, line):
         return None
     info = next((i for i in cuts if _failed_backward_on(capture, i.name) is not None), cuts[-1])
     cut = info.cut
-    how = (f"through .{cut.op}(){_at(cut.source)}, where the value left autograd" if cut.escaped
-           else f"through `{cut.op}`{_at(cut.source)}, and {_cut_why(cut)}")
+    how = (phrase("through .{op}(){at}, where the value left autograd", op=cut.op, at=_at(cut.source)) if cut.escaped
+           else phrase("through `{op}`{at}, and {why}", op=cut.op, at=_at(cut.source), why=_cut_why(cut)))
     failed = _failed_backward_on(capture, info.name)
-    tail = f" That is why {info.name}.backward() raised{_at(failed.source)}." if failed is not None else ""
+    tail = (phrase(" That is why {name}.backward() raised{at}.", name=info.name, at=_at(failed.source))
+            if failed is not None else "")
     return ("graph_cut",
-            f"{name} requires grad and {info.name} was computed from it, but {how}: no gradient can flow back "
-            f"through that step, so {name}.grad stayed None.{tail}", line)
+            phrase("{name} requires grad and {made} was computed from it, but {how}: no gradient can flow back "
+                   "through that step, so {name}.grad stayed None.{tail}", name=name, made=info.name, how=how,
+                   tail=tail), line)
 
 
 def _op_of(capture, node_id: str) -> str:
@@ -180,12 +187,15 @@ def _failed_backward_on(capture, name: str):
     return None
 
 
-def _pass_name(p) -> str:
-    """``the pass at line 7`` / ``the autograd.grad call at line 7`` (and its thread)."""
-    what = "the torch.autograd.grad call" if p.kind == "grad" else "the backward pass"
-    where = _at(p.source)
-    thread = f" (in thread {p.thread})" if p.thread else ""
-    return f"{what}{where}{thread}"
+def _pass_name(p, *, first: bool = False) -> Phrase:
+    """``the pass at line 7`` / ``the autograd.grad call at line 7`` (and its thread); ``first``: as a
+    sentence's first words (``The backward pass ...``)."""
+    if first:
+        what = phrase("The torch.autograd.grad call") if p.kind == "grad" else phrase("The backward pass")
+    else:
+        what = phrase("the torch.autograd.grad call") if p.kind == "grad" else phrase("the backward pass")
+    thread = phrase(" (in thread {thread})", thread=p.thread) if p.thread else ""
+    return concat(what, _at(p.source), thread)
 
 
 def _error_head(p) -> str:
@@ -199,7 +209,7 @@ def _list(indexes) -> str:
     return ", ".join(str(i + 1) for i in indexes)
 
 
-def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
+def _leaf_reason(capture, info, attrs) -> tuple[str, Phrase, int | None]:
     """Why a leaf's ``.grad`` is what it is: which passes delivered, accumulated, reset or changed it."""
     name = info.name
     origin = info.origin
@@ -207,7 +217,8 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
     passes = capture.passes
     if not passes:
         return ("leaf_no_backward",
-                f"{name} is a leaf that requires grad{_where(origin)}, but no backward pass ran, so its .grad is None.",
+                phrase("{name} is a leaf that requires grad{where}, but no backward pass ran, so its .grad is None.",
+                       name=name, where=_where(origin)),
                 line)
     attrs = attrs or {}
     steps = leaf_steps_of(capture.graph, info.node) if info.node is not None else ()
@@ -217,76 +228,93 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, str, int | None]:
         return _leaf_not_reached(capture, info, passes, on_path, line)
     code, contributing, change = classify_leaf(steps, info.grad)
     value = _value(info.grad)
-    failed = [s.index for s in reached if passes[s.index].raised] if all(s.index < len(passes) for s in reached) else []
-    tail = ""
-    if failed:
-        tail = (f" Pass {_list(failed)} raised ({_error_head(passes[failed[-1]])}) after delivering this gradient: "
-                f"what arrived before the error stays in .grad.")
-    delivered_in = {s.index for s in reached}
-    missed = [p for p in passes if p.raised and p.index in on_path and p.index not in delivered_in]
-    if missed:
-        tail += (f" {_pass_name(missed[-1])[0].upper()}{_pass_name(missed[-1])[1:]} raised before reaching it "
-                 f"({_error_head(missed[-1])}), so that pass added nothing.")
+    tail = _raised_passes(passes, reached, on_path)
     if code == "leaf_grad":
         p = passes[contributing[0]]
         return ("leaf_grad",
-                f"{name} is a leaf that requires grad: {_pass_name(p)} filled its .grad with {value}." + tail, line)
+                concat(phrase("{name} is a leaf that requires grad: {pass_} filled its .grad with {value}.",
+                              name=name, pass_=_pass_name(p), value=value), tail), line)
     if code == "grad_accumulated":
         pre = any(s.before_change == "preexisting" for s in steps)
         if pre and len(contributing) <= 1:
             p = passes[contributing[0]] if contributing else passes[reached[0].index]
-            return ("grad_accumulated",
-                    f"{name}'s .grad already held {_value(steps[0].before)} before {_pass_name(p)}, which added its "
-                    f"gradient ({_value(steps[-1].delivered)}) to it: .grad is now {value}. PyTorch accumulates "
-                    f"into .grad; set {name}.grad = None first if you want only this pass's gradient." + tail, line)
-        return ("grad_accumulated",
-                f"{name}'s .grad ({value}) is the sum over {len(contributing)} backward passes (passes "
-                f"{_list(contributing)}): PyTorch adds each pass's gradient to .grad. Call optimizer.zero_grad() "
-                f"(or set .grad = None) between passes if that is not what you want." + tail, line)
+            return ("grad_accumulated", concat(phrase(
+                "{name}'s .grad already held {before} before {pass_}, which added its gradient ({delivered}) to it: "
+                ".grad is now {value}. PyTorch accumulates into .grad; set {name}.grad = None first if you want "
+                "only this pass's gradient.", name=name, before=_value(steps[0].before), pass_=_pass_name(p),
+                delivered=_value(steps[-1].delivered), value=value), tail), line)
+        return ("grad_accumulated", concat(phrase(
+            "{name}'s .grad ({value}) is the sum over {count} backward passes (passes {passes}): PyTorch adds each "
+            "pass's gradient to .grad. Call optimizer.zero_grad() (or set .grad = None) between passes if that is "
+            "not what you want.", name=name, value=value, count=len(contributing), passes=_list(contributing)),
+            tail), line)
     if code == "grad_reset":
         if contributing:
-            return ("grad_reset",
-                    f"{name} was reached by {len(reached)} passes, but .grad was reset in between (zero_grad or "
-                    f".grad = None), so it ({value}) holds only pass(es) {_list(contributing)}." + tail, line)
-        return ("grad_reset",
-                f"{name} got gradients from passes {_list(s.index for s in reached)}, but .grad was reset after the "
-                f"last one (zero_grad or .grad = None): it is {value} now." + tail, line)
+            return ("grad_reset", concat(phrase(
+                "{name} was reached by {count} passes, but .grad was reset in between (zero_grad or .grad = None), "
+                "so it ({value}) holds only pass(es) {passes}.", name=name, count=len(reached), value=value,
+                passes=_list(contributing)), tail), line)
+        return ("grad_reset", concat(phrase(
+            "{name} got gradients from passes {passes}, but .grad was reset after the last one (zero_grad or "
+            ".grad = None): it is {value} now.", name=name, passes=_list(s.index for s in reached), value=value),
+            tail), line)
     if code == "grad_reduced":
         s = next(s for s in reversed(steps) if s.effect == "reduced")
         lp = attrs["accumulation"][s.index]
-        return ("grad_reduced",
-                f"During {_pass_name(passes[s.index])} this process delivered {_value(s.delivered)} to {name}, and "
-                f"{lp.reduced_by} then wrote .grad: its reducer (C++ hooks on every parameter's gradient "
-                f"accumulator, which Python never sees) averages .grad over the processes, so .grad is {value}, "
-                f"not this process's gradient." + tail, line)
+        return ("grad_reduced", concat(phrase(
+            "During {pass_} this process delivered {delivered} to {name}, and {reducer} then wrote .grad: its "
+            "reducer (C++ hooks on every parameter's gradient accumulator, which Python never sees) averages .grad "
+            "over the processes, so .grad is {value}, not this process's gradient.",
+            pass_=_pass_name(passes[s.index]), delivered=_value(s.delivered), name=name, reducer=lp.reduced_by,
+            value=value), tail), line)
     if code == "grad_consumed":
         hook = next((h for h in attrs.get("hooks", ()) if h.kind == "post_accumulate"), None)
-        who = f"the post-accumulate hook {hook.qualname}" if hook is not None else "a hook"
+        who = (phrase("the post-accumulate hook {hook}", hook=hook.qualname) if hook is not None
+               else phrase("a hook"))
         s = next(s for s in reversed(steps) if s.effect == "consumed")
-        return ("grad_consumed",
-                f"{_pass_name(passes[s.index])} delivered {_value(s.delivered)} to {name}, and {who} then took it "
-                f"(it set .grad to None, as an optimizer step inside backward does), so .grad is {value}." + tail, line)
+        return ("grad_consumed", concat(phrase(
+            "{pass_} delivered {delivered} to {name}, and {who} then took it (it set .grad to None, as an optimizer "
+            "step inside backward does), so .grad is {value}.", pass_=_pass_name(passes[s.index], first=True),
+            delivered=_value(s.delivered), name=name, who=who, value=value), tail), line)
     # grad_edited
     recent = since_last_reset(steps)  # an edit before the last reset is gone from .grad: the sentence is about one after
     if change == "in_pass":
         s = next(s for s in recent if s.effect == "changed")
-        return ("grad_edited",
-                f"During {_pass_name(passes[s.index])} {name}'s .grad went from {_value(s.before)} to {_value(s.after)}, "
-                f"which is not before + the delivered {_value(s.delivered)}: a hook changed it (a post-accumulate "
-                f"hook, or an inner backward). It is {value} at the end." + tail, line)
+        return ("grad_edited", concat(phrase(
+            "During {pass_} {name}'s .grad went from {before} to {after}, which is not before + the delivered "
+            "{delivered}: a hook changed it (a post-accumulate hook, or an inner backward). It is {value} at the end.",
+            pass_=_pass_name(passes[s.index]), name=name, before=_value(s.before), after=_value(s.after),
+            delivered=_value(s.delivered), value=value), tail), line)
     edited_after = next((s.index for s in recent if s.before_change == "edited"), None)
     if edited_after is not None:
-        return ("grad_edited",
-                f"{name}'s .grad was changed by your code between passes (before pass {edited_after + 1} it was "
-                f"{_value(next(s.before for s in recent if s.index == edited_after))}, not what the previous pass left: "
-                f"clipped, scaled or assigned), so it is not a plain sum of gradients: {value} at the end." + tail, line)
+        return ("grad_edited", concat(phrase(
+            "{name}'s .grad was changed by your code between passes (before pass {number} it was {before}, not what "
+            "the previous pass left: clipped, scaled or assigned), so it is not a plain sum of gradients: {value} "
+            "at the end.", name=name, number=edited_after + 1,
+            before=_value(next(s.before for s in recent if s.index == edited_after)), value=value), tail), line)
     last = steps[-1]
-    return ("grad_edited",
-            f"{_pass_name(passes[last.index])} left {name}.grad = {_value(last.after)}; your code then changed it "
-            f"(clipped, scaled or assigned) to {value}." + tail, line)
+    return ("grad_edited", concat(phrase(
+        "{pass_} left {name}.grad = {after}; your code then changed it (clipped, scaled or assigned) to {value}.",
+        pass_=_pass_name(passes[last.index], first=True), name=name, after=_value(last.after), value=value),
+        tail), line)
 
 
-def _leaf_not_reached(capture, info, passes, on_path, line) -> tuple[str, str, int | None]:
+def _raised_passes(passes, reached, on_path) -> Phrase | str:
+    """What passes that raised did to a leaf's ``.grad``: kept what came before the error, or added nothing."""
+    failed = [s.index for s in reached if passes[s.index].raised] if all(s.index < len(passes) for s in reached) else []
+    tail = ""
+    if failed:
+        tail = phrase(" Pass {passes} raised ({error}) after delivering this gradient: what arrived before the error "
+                      "stays in .grad.", passes=_list(failed), error=_error_head(passes[failed[-1]]))
+    delivered_in = {s.index for s in reached}
+    missed = [p for p in passes if p.raised and p.index in on_path and p.index not in delivered_in]
+    if missed:
+        tail = concat(tail, phrase(" {pass_} raised before reaching it ({error}), so that pass added nothing.",
+                                   pass_=_pass_name(missed[-1], first=True), error=_error_head(missed[-1])))
+    return tail
+
+
+def _leaf_not_reached(capture, info, passes, on_path, line) -> tuple[str, Phrase, int | None]:
     """Why no backward pass delivered anything to a leaf (returned instead, excluded, raised, unreachable)."""
     name = info.name
     node = info.node
@@ -296,45 +324,47 @@ def _leaf_not_reached(capture, info, passes, on_path, line) -> tuple[str, str, i
         slot = next(i for i, (r, _) in enumerate(p.inputs) if r == node)
         value = p.results[slot] if slot < len(p.results) else None
         if value is None:  # allow_unused=True: there is no gradient to accumulate anywhere
-            return ("grad_returned",
-                    f"{_pass_name(p)} was asked for {name}'s gradient and returned None (allow_unused=True): "
-                    f"{name} is not on the graph of its outputs, so no gradient exists for it; "
-                    f"loss.backward() would not give it one either. {name}.grad is {_value(info.grad)}.", line)
-        return ("grad_returned",
-                f"{_pass_name(p)} returned {name}'s gradient ({_value(value)}) instead of adding it to .grad: "
-                f"torch.autograd.grad never touches .grad, so {name}.grad is {_value(info.grad)}. "
-                f"Use loss.backward() if you want it accumulated.", line)
+            return ("grad_returned", phrase(
+                "{pass_} was asked for {name}'s gradient and returned None (allow_unused=True): {name} is not on the "
+                "graph of its outputs, so no gradient exists for it; loss.backward() would not give it one either. "
+                "{name}.grad is {grad}.", pass_=_pass_name(p, first=True), name=name, grad=_value(info.grad)), line)
+        return ("grad_returned", phrase(
+            "{pass_} returned {name}'s gradient ({value}) instead of adding it to .grad: torch.autograd.grad never "
+            "touches .grad, so {name}.grad is {grad}. Use loss.backward() if you want it accumulated.",
+            pass_=_pass_name(p, first=True), name=name, value=_value(value), grad=_value(info.grad)), line)
     excluded = [p for p in passes if p.kind == "backward" and p.inputs and p.index in on_path
                 and all(r != node for r, _ in p.inputs)]
     if excluded:
         p = excluded[-1]
-        only = ", ".join(p.input_names) or "other tensors"
-        return ("leaf_excluded",
-                f"{name} is on the graph of {_pass_name(p)}, but that pass was limited to inputs=[{only}], so "
-                f"autograd computed no gradient for {name}; its .grad is {_value(info.grad)}.", line)
+        only = ", ".join(p.input_names) or phrase("other tensors")
+        return ("leaf_excluded", phrase(
+            "{name} is on the graph of {pass_}, but that pass was limited to inputs=[{only}], so autograd computed "
+            "no gradient for {name}; its .grad is {grad}.", name=name, pass_=_pass_name(p), only=only,
+            grad=_value(info.grad)), line)
     raised = [p for p in passes if p.raised and p.index in on_path]
     if raised:
         p = raised[-1]
-        return ("pass_raised",
-                f"{name} is on the graph of {_pass_name(p)}, but that pass raised before reaching it "
-                f"({_error_head(p)}), so its .grad is {_value(info.grad)}.", p.source or line)
+        return ("pass_raised", phrase(
+            "{name} is on the graph of {pass_}, but that pass raised before reaching it ({error}), so its .grad is "
+            "{grad}.", name=name, pass_=_pass_name(p), error=_error_head(p), grad=_value(info.grad)),
+            p.source or line)
     if info.grad is not None:
-        return ("grad_set_by_code",
-                f"No backward pass delivered a gradient to {name}, yet its .grad is {_value(info.grad)}: "
-                f"your code assigned it (for example {name}.grad = ...).", line)
+        return ("grad_set_by_code", phrase(
+            "No backward pass delivered a gradient to {name}, yet its .grad is {grad}: your code assigned it (for "
+            "example {name}.grad = ...).", name=name, grad=_value(info.grad)), line)
     if on_path:
         p = passes[max(on_path)]
-        return ("leaf_unreachable",
-                f"{name} is on the graph of {_pass_name(p)}, but no gradient arrived (the ops between the loss and "
-                f"{name} sent none: a non-differentiable step, or a hook that returned a zero/None gradient "
-                f"upstream), so its .grad stayed None.", line)
+        return ("leaf_unreachable", phrase(
+            "{name} is on the graph of {pass_}, but no gradient arrived (the ops between the loss and {name} sent "
+            "none: a non-differentiable step, or a hook that returned a zero/None gradient upstream), so its .grad "
+            "stayed None.", name=name, pass_=_pass_name(p)), line)
     cut = _cut_behind(capture, name, line)
     if cut is not None:
         return cut
-    return ("leaf_unreachable",
-            f"{name} requires grad, but it is not on the backward path of any pass (the passes started from "
-            f"{_pass_roots(capture)}), so its .grad stayed None. Check that it is used to compute the loss.",
-            line)
+    return ("leaf_unreachable", phrase(
+        "{name} requires grad, but it is not on the backward path of any pass (the passes started from {roots}), "
+        "so its .grad stayed None. Check that it is used to compute the loss.", name=name,
+        roots=_pass_roots(capture)), line)
 
 
 def _changed_hook(attrs, output_nr: int):
@@ -348,7 +378,7 @@ def _changed_hook(attrs, output_nr: int):
     return None, None
 
 
-def _grad_off_context(capture, source) -> str:
+def _grad_off_context(capture, source) -> tuple[Phrase, str | None]:
     """How grad mode was off at ``source``: the ``with`` item that turned it off, read from the code.
 
     Grad mode is one thread-local flag; ``torch.no_grad()``,
@@ -357,9 +387,11 @@ def _grad_off_context(capture, source) -> str:
     ``with`` statement (or decorator) in the user's code can: in the file the
     line belongs to (the program, or ``model.py``). ``source`` is a
     :class:`SourceLine` or a line of the program.
+
+    Returns the words and the code that turned it off (None when not found).
     """
     if source is None:
-        return "with grad mode off"
+        return phrase("with grad mode off"), None
     if isinstance(source, int):
         line, code = source, capture.code
     else:
@@ -382,11 +414,11 @@ def _grad_off_context(capture, source) -> str:
                     if best is None or node.lineno >= best[0]:
                         best = (node.lineno, text)
     if best is None:
-        return "with grad mode off"
+        return phrase("with grad mode off"), None
     text = best[1]
     if "@" not in text and not text.endswith(")"):
         text += "()"
-    return f"under {text}"
+    return phrase("under {code}", code=text), text
 
 
 _parse_cache: dict[str, ast.Module | None] = {}
@@ -512,43 +544,46 @@ def _binding_reason(capture, name: str):
 
     def at(line: int, text: str):
         place = line if file is None else SourceLine(line, text, file)
-        return (f"line {line}" if file is None else f"line {line} of {file}"), place
+        return place_of(SourceLine(line, text, file)), place
 
     for how, line, text in entries:
         if how == "loop":
             where, place = at(line, text)
-            return (f"the loop at {where} (`{text}`) binds {name} to each object it goes over, the objects "
-                    f"themselves (Python never copies a tensor to hand it to a name)"), place
+            return phrase("the loop at {where} (`{code}`) binds {name} to each object it goes over, the objects "
+                          "themselves (Python never copies a tensor to hand it to a name)",
+                          where=where, code=text, name=name), place
     for how, line, text in entries:
         if how == "inplace":
             where, place = at(line, text)
-            return (f"`{text}` at {where} binds it to what an in-place method returned, which is its input "
-                    f"object itself"), place
+            return phrase("`{code}` at {where} binds it to what an in-place method returned, which is its input "
+                          "object itself", code=text, where=where), place
     for how, line, text in entries:
         if how == "read":
             where, place = at(line, text)
-            return (f"`{text}` at {where} binds {name} to the object stored there (reading an attribute, item "
-                    f"or name hands over the object itself, never a copy)"), place
+            return phrase("`{code}` at {where} binds {name} to the object stored there (reading an attribute, item "
+                          "or name hands over the object itself, never a copy)", code=text, where=where,
+                          name=name), place
     for how, line, text in entries:
         if how == "with":
             where, place = at(line, text)
-            return f"`{text}` at {where} binds {name} to an existing object", place
+            return phrase("`{code}` at {where} binds {name} to an existing object", code=text, where=where,
+                          name=name), place
     if entries:
         how, line, text = entries[-1]
         where, place = at(line, text)
-        return (f"`{text}` at {where} binds {name} to an object that already had a name (an op that returns "
-                f"its input, such as an in-place op or a custom Function whose forward calls ctx.mark_dirty, or "
-                f"another name)"), place
-    return ("Python names never copy a tensor: both names lead to one object (bound where gradexplorer could not "
-            "read the statement)"), None
+        return phrase("`{code}` at {where} binds {name} to an object that already had a name (an op that returns "
+                      "its input, such as an in-place op or a custom Function whose forward calls ctx.mark_dirty, "
+                      "or another name)", code=text, where=where, name=name), place
+    return phrase("Python names never copy a tensor: both names lead to one object (bound where gradexplorer could "
+                  "not read the statement)"), None
 
 
-def _node_source(attrs) -> str:
+def _node_source(attrs) -> Phrase | str:
     source = (attrs or {}).get("source")
-    return "" if source is None else f" at {source.where()} (`{source.text}`)"
+    return "" if source is None else phrase(" at {place} (`{text}`)", place=place_of(source), text=source.text)
 
 
-def _explain_first(capture, info) -> tuple[str, str, int | None]:
+def _explain_first(capture, info) -> tuple[str, Phrase, int | None]:
     """The main reason for a tensor object, said about its first name."""
     name = info.name
     origin = info.origin
@@ -563,102 +598,112 @@ def _explain_first(capture, info) -> tuple[str, str, int | None]:
         retain = next((h for h in (attrs or {}).get("hooks", ()) if h.kind == "retain_grad"), None)
         line = retain.source if retain is not None and retain.source is not None else _line(origin)
         return ("retains_grad",
-                f"{name} is an intermediate result, but retain_grad() was called on it"
-                f"{_at(line)}, so its .grad is kept: {_value(info.grad)}.", line)
+                phrase("{name} is an intermediate result, but retain_grad() was called on it{at}, so its .grad is "
+                       "kept: {grad}.", name=name, at=_at(line), grad=_value(info.grad)), line)
     return _intermediate_reason(capture, info, attrs)
 
 
-def _untracked_reason(capture, info, attrs) -> tuple[str, str, int | None] | None:
+def _untracked_reason(capture, info, attrs) -> tuple[str, Phrase, int | None] | None:
     """Tensors autograd never tracks: an integer dtype, inference mode, detach(), .data, a view made with grad off."""
     name = info.name
     origin = info.origin
     dtype = info.value.dtype
     if dtype in _INTEGER_DTYPES and not info.requires_grad:
+        tensor = (phrase("an {dtype} tensor", dtype=dtype) if dtype.startswith("int")
+                  else phrase("a {dtype} tensor", dtype=dtype))
         return ("integer_dtype",
-                f"{name} is {'an' if dtype.startswith('int') else 'a'} {dtype} tensor: only floating point and complex tensors can require grad, so autograd "
-                f"never tracks it (use .float() if you need gradients).", _line(origin))
+                phrase("{name} is {tensor}: only floating point and complex tensors can require grad, so autograd "
+                       "never tracks it (use .float() if you need gradients).", name=name, tensor=tensor),
+                _line(origin))
     if info.is_inference or (origin is not None and origin.inference_mode and info.grad_fn is None):
         return ("inference_mode",
-                f"{name} was made under torch.inference_mode(){_where(origin)}: an inference tensor can never "
-                f"require grad nor be saved for backward; use torch.no_grad() if you need it in autograd later.",
+                phrase("{name} was made under torch.inference_mode(){where}: an inference tensor can never require "
+                       "grad nor be saved for backward; use torch.no_grad() if you need it in autograd later.",
+                       name=name, where=_where(origin)),
                 _line(origin))
     if origin is not None and origin.op == "detach" and info.grad_fn is None:
-        src = f" from {info.source_names[0]}" if info.source_names else ""
+        src = phrase(" from {source}", source=info.source_names[0]) if info.source_names else ""
         return ("detached",
-                f"{name} was detached{src}{_where(origin)}: it shares memory with the original but is cut from the "
-                f"graph, so no gradient flows back through it.", _line(origin))
+                phrase("{name} was detached{source}{where}: it shares memory with the original but is cut from the "
+                       "graph, so no gradient flows back through it.", name=name, source=src, where=_where(origin)),
+                _line(origin))
     if origin is not None and origin.op == "data" and info.grad_fn is None:
-        src = f" of {info.source_names[0]}" if info.source_names else ""
+        src = phrase(" of {source}", source=info.source_names[0]) if info.source_names else ""
         return ("data",
-                f"{name} is the .data{src}{_where(origin)}: like detach() it is cut from the graph, and autograd does "
-                f"not even notice in-place changes made through it (wrong gradients without an error); prefer "
-                f".detach().", _line(origin))
+                phrase("{name} is the .data{source}{where}: like detach() it is cut from the graph, and autograd "
+                       "does not even notice in-place changes made through it (wrong gradients without an error); "
+                       "prefer .detach().", name=name, source=src, where=_where(origin)), _line(origin))
     if info.is_view and info.grad_fn is None and origin is not None and not origin.grad_enabled \
             and info.switched_off is None:
-        base = info.base_names[0] if info.base_names else "its base"
+        base = info.base_names[0] if info.base_names else phrase("its base")
         return ("view_no_grad",
-                f"{name} is a view of {base} made {_grad_off_context(capture, _line(origin))}{_where(origin)}: it "
-                f"shows requires_grad={info.requires_grad} but has no grad_fn, so no gradient flows back to {base} "
-                f"through it, and changing it in place with grad mode on raises an error (PyTorch issue 11390).",
+                phrase("{name} is a view of {base} made {context}{where}: it shows requires_grad={requires_grad} "
+                       "but has no grad_fn, so no gradient flows back to {base} through it, and changing it in place "
+                       "with grad mode on raises an error (PyTorch issue 11390).", name=name, base=base,
+                       context=_grad_off_context(capture, _line(origin))[0], where=_where(origin),
+                       requires_grad=str(info.requires_grad)),
                 _line(origin))
     return None
 
 
-def _constant_reason(capture, info, attrs) -> tuple[str, str, int | None] | None:
+def _constant_reason(capture, info, attrs) -> tuple[str, Phrase, int | None] | None:
     """Tensors without a grad_fn that do not require grad: why each is a constant."""
     name = info.name
     origin = info.origin
-    made = f"`{origin.source.text}`" if origin is not None and origin.source is not None else "an op"
+    made = f"`{origin.source.text}`" if origin is not None and origin.source is not None else phrase("an op")
     if info.grad_fn is not None or info.requires_grad:
         return None
     if info.switched_off is not None:
         line = info.switched_off if info.switched_off.line else None
-        kept = f" Its .grad still holds what earlier passes left: {_value(info.grad)}." if info.grad is not None else ""
+        kept = (phrase(" Its .grad still holds what earlier passes left: {grad}.", grad=_value(info.grad))
+                if info.grad is not None else "")
         return ("grad_switched_off",
-                f"{name} stopped requiring grad when your code turned it off{_at(line)} "
-                f"(`{info.switched_off.text}`): autograd no longer tracks it, and later passes give it nothing."
-                f"{kept}", line)
+                phrase("{name} stopped requiring grad when your code turned it off{at} (`{code}`): autograd no "
+                       "longer tracks it, and later passes give it nothing.{kept}", name=name, at=_at(line),
+                       code=info.switched_off.text, kept=kept), line)
     if info.grad_result is not None:
-        where = _at(info.grad_result)
         failed = _failed_backward_on(capture, name)
-        tail = (f" That is why {name}.backward() raised{_at(failed.source)}." if failed is not None else "")
+        tail = (phrase(" That is why {name}.backward() raised{at}.", name=name, at=_at(failed.source))
+                if failed is not None else "")
         return ("gradient_tensor",
-                f"{name} is the gradient torch.autograd.grad returned{where}. It has no grad_fn: without "
-                f"create_graph=True (or when a backward on its path is not differentiable, such as a custom "
-                f"Function marked @once_differentiable) autograd builds no graph for it, so it is a constant."
-                f"{tail}", (info.grad_result if info.grad_result.line else None) or _line(origin))
+                phrase("{name} is the gradient torch.autograd.grad returned{at}. It has no grad_fn: without "
+                       "create_graph=True (or when a backward on its path is not differentiable, such as a custom "
+                       "Function marked @once_differentiable) autograd builds no graph for it, so it is a "
+                       "constant.{tail}", name=name, at=_at(info.grad_result), tail=tail),
+                (info.grad_result if info.grad_result.line else None) or _line(origin))
     if info.hook_gradient is not None:
-        where = _at(info.hook_gradient)
         return ("gradient_tensor",
-                f"{name} is a gradient that autograd handed to your hook{where}, which kept it: a gradient is a "
-                f"plain result and needs no gradient of its own.",
+                phrase("{name} is a gradient that autograd handed to your hook{at}, which kept it: a gradient is a "
+                       "plain result and needs no gradient of its own.", name=name, at=_at(info.hook_gradient)),
                 (info.hook_gradient if info.hook_gradient.line else None) or _line(origin))
     if info.is_buffer:
         return ("buffer",
-                f"{name} is a module buffer (register_buffer, e.g. BatchNorm's running statistics): the module "
-                f"updates it itself, outside autograd, and it needs no gradient.", _line(origin))
+                phrase("{name} is a module buffer (register_buffer, e.g. BatchNorm's running statistics): the "
+                       "module updates it itself, outside autograd, and it needs no gradient.", name=name),
+                _line(origin))
     if origin is not None and not origin.grad_enabled:
         failed = _failed_backward_on(capture, name)
-        tail = (f" Calling {name}.backward() fails with \"does not require grad\""
-                + (f", as it did{_at(failed.source)}." if failed is not None and failed.source else "."))
-        context = _grad_off_context(capture, _line(origin))
+        tail = (phrase(" Calling {name}.backward() fails with \"does not require grad\", as it did{at}.", name=name,
+                       at=_at(failed.source)) if failed is not None and failed.source else
+                phrase(" Calling {name}.backward() fails with \"does not require grad\".", name=name))
+        context = _grad_off_context(capture, _line(origin))[0]
+        place = phrase(" ({place})", place=place_of(_line(origin))) if _line(origin) else ""
         return ("no_grad",
-                f"{name} is a new tensor made by {made} {context}"
-                f"{f' ({_line(origin).where()})' if _line(origin) else ''}: grad mode off only "
-                f"affects tensors created by operations while it is off, and this one was, so it has no grad_fn "
-                f"and requires_grad=False.{tail}", _line(origin))
+                phrase("{name} is a new tensor made by {made} {context}{place}: grad mode off only affects tensors "
+                       "created by operations while it is off, and this one was, so it has no grad_fn and "
+                       "requires_grad=False.{tail}", name=name, made=made, context=context, place=place, tail=tail),
+                _line(origin))
     cut = _cut_reason(capture, info)
     if cut is not None:
         return cut
-    where = "" if origin is None else f" (made by {made}{_at(_line(origin))})"
+    where = "" if origin is None else phrase(" (made by {made}{at})", made=made, at=_at(_line(origin)))
     return ("no_requires_grad",
-            f"{name} does not require grad{where}: autograd treats it as a constant, which is right for input "
-            f"data, targets and statistics. Only if you want its gradient, create it with requires_grad=True "
-            f"or call {name}.requires_grad_().", _line(origin))
-    return None
+            phrase("{name} does not require grad{where}: autograd treats it as a constant, which is right for input "
+                   "data, targets and statistics. Only if you want its gradient, create it with requires_grad=True "
+                   "or call {name}.requires_grad_().", name=name, where=where), _line(origin))
 
 
-def _hook_reason(capture, info, attrs) -> tuple[str, str, int | None] | None:
+def _hook_reason(capture, info, attrs) -> tuple[str, Phrase, int | None] | None:
     """A hook on the tensor raised, or changed the gradient flowing to it."""
     name = info.name
     origin = info.origin
@@ -666,29 +711,32 @@ def _hook_reason(capture, info, attrs) -> tuple[str, str, int | None] | None:
     raised = next(((h, c) for h in (attrs or {}).get("hooks", ()) for c in h.calls if c.error), None)
     if raised is not None:
         hook, call = raised
-        where = f" registered{_at(hook.source)}" if hook.source is not None else ""
+        where = phrase(" registered{at}", at=_at(hook.source)) if hook.source is not None else ""
         p = capture.passes[call.pass_index] if call.pass_index is not None and call.pass_index < len(capture.passes) \
             else None
-        during = f" during {_pass_name(p)}" if p is not None else ""
+        during = phrase(" during {pass_}", pass_=_pass_name(p)) if p is not None else ""
         return ("hook_raised",
-                f"The hook {hook.qualname}{where} on {name} raised{during} ({call.error.splitlines()[0]}): the pass "
-                f"stopped there, so nothing below {name} got this pass's gradient.",
+                phrase("The hook {hook}{where} on {name} raised{during} ({error}): the pass stopped there, so "
+                       "nothing below {name} got this pass's gradient.", hook=hook.qualname, where=where, name=name,
+                       during=during, error=call.error.splitlines()[0]),
                 hook.source if hook.source is not None else _line(origin))
     hook, call = _changed_hook(attrs, output_nr)
     if hook is not None:
-        where = f" registered{_at(hook.source)}" if hook.source is not None else ""
-        how = "changed in place" if call.in_place else "replaced"
+        where = phrase(" registered{at}", at=_at(hook.source)) if hook.source is not None else ""
+        how = phrase("changed in place") if call.in_place else phrase("replaced")
         # For a leaf, what ended in .grad over all passes too: the hook's first change is not the whole story.
-        then = f" Over all passes: {_leaf_reason(capture, info, attrs)[1]}" if info.is_leaf else ""
+        then = (phrase(" Over all passes: {reason}", reason=_leaf_reason(capture, info, attrs)[1]) if info.is_leaf
+                else "")
         return ("hook_modified",
-                f"The hook {hook.qualname}{where} {how} the gradient flowing to {name} in pass {call.pass_index + 1}: "
-                f"{_value(call.before[0] if call.before else None)} before, "
-                f"{_value(call.after[0] if call.after else None)} after.{then}",
+                phrase("The hook {hook}{where} {how} the gradient flowing to {name} in pass {number}: {before} "
+                       "before, {after} after.{then}", hook=hook.qualname, where=where, how=how, name=name,
+                       number=call.pass_index + 1, before=_value(call.before[0] if call.before else None),
+                       after=_value(call.after[0] if call.after else None), then=then),
                 hook.source if hook.source is not None else _line(origin))
     return None
 
 
-def _intermediate_reason(capture, info, attrs) -> tuple[str, str, int | None]:
+def _intermediate_reason(capture, info, attrs) -> tuple[str, Phrase, int | None]:
     """A non-leaf result: PyTorch keeps no .grad for it; what its node received is said instead."""
     name = info.name
     origin = info.origin
@@ -702,33 +750,35 @@ def _intermediate_reason(capture, info, attrs) -> tuple[str, str, int | None]:
     node_line = (attrs or {}).get("source")
     line = node_line if node_line is not None else _line(origin)
     if info.is_view:
-        base = info.base_names[0] if info.base_names else "its base"
+        base = info.base_names[0] if info.base_names else phrase("its base")
         return ("view",
-                f"{name} is a view of {base} (it shares its memory); gradients reach {base} through its grad_fn "
-                f"{info.grad_fn}.", line)
+                phrase("{name} is a view of {base} (it shares its memory); gradients reach {base} through its "
+                       "grad_fn {grad_fn}.", name=name, base=base, grad_fn=info.grad_fn), line)
     if grad is not None:
         p = capture.passes[last_index] if last_index < len(capture.passes) else None
-        which = "the last pass" if last_index == len(capture.passes) - 1 else \
-            f"pass {last_index + 1}, the last one that reached it"
-        where = f" ({_pass_name(p)})" if p is not None else ""
-        seen = f" Its gradient in {which}{where} was {_value(grad)} (on its node)."
+        which = phrase("the last pass") if last_index == len(capture.passes) - 1 else \
+            phrase("pass {number}, the last one that reached it", number=last_index + 1)
+        where = phrase(" ({pass_})", pass_=_pass_name(p)) if p is not None else ""
+        seen = phrase(" Its gradient in {which}{where} was {grad} (on its node).", which=which, where=where,
+                      grad=_value(grad))
         if p is not None and p.raised and p.raised_at is not None and p.raised_at == info.node:
-            seen += (f" That pass raised while running its node {_op_of(capture, info.node)}, after the gradient "
-                     f"had arrived ({_error_head(p)}): nothing below it got this pass's gradient.")
+            seen = concat(seen, phrase(
+                " That pass raised while running its node {op}, after the gradient had arrived ({error}): nothing "
+                "below it got this pass's gradient.", op=_op_of(capture, info.node), error=_error_head(p)))
     elif capture.passes:
-        seen = " No backward pass reached it."
+        seen = phrase(" No backward pass reached it.")
     else:
-        seen = " No backward pass ran."
+        seen = phrase(" No backward pass ran.")
     op = info.grad_fn.rsplit("::", 1)[-1]
     node_source = _node_source(attrs)
     if node_source or not _where(origin):
-        made = f"{op}{node_source}"
+        made = concat(op, node_source)
     else:  # its node was made where the mode could not see (CopySlices after an in-place op on a view of it)
-        made = f"made{_where(origin)}; its grad_fn is now {op}"
+        made = phrase("made{where}; its grad_fn is now {op}", where=_where(origin), op=op)
     return ("intermediate",
-            f"{name} is an intermediate result ({made}): PyTorch keeps "
-            f"no .grad for it.{seen} Use {name}.retain_grad() or {name}.register_hook(...) to keep it in your own "
-            f"code.", line)
+            phrase("{name} is an intermediate result ({made}): PyTorch keeps no .grad for it.{seen} Use "
+                   "{name}.retain_grad() or {name}.register_hook(...) to keep it in your own code.", name=name,
+                   made=made, seen=seen), line)
 
 
 def explain_capture(capture) -> tuple[Explanation, ...]:
@@ -752,29 +802,34 @@ def explain_capture(capture) -> tuple[Explanation, ...]:
         result.append(Explanation(first, code, _scoped(sentence, info, first), line, info.node,
                                   REASONS[code].severity, file))
         for other in info.names[1:]:
-            if not info.requires_grad:
-                gets = "gets no gradient either"
-            elif REASONS[code].severity == "ok" and _got_gradient(capture, info):
-                gets = "still gets a gradient"
-            else:  # the object gets no gradient (unreached, a failed pass, ...): nor does its second name
-                gets = f"shares what is said of {first} above"
-            assigned = _assigned_from(capture, other, first)
-            if assigned is not None:
-                context = _grad_off_context(capture, assigned)
-                why = f"`{other} = {first}` at line {assigned} only adds a name (Python never copies a tensor on assignment)"
-                if context.startswith("under "):
-                    why += f"; {context.removeprefix('under ')} only affects tensors created by operations inside it"
-            elif "." in other or "[" in other:
-                why = f"it is the same object stored in another place (`{other}`)"
-            else:
-                why, assigned = _binding_reason(capture, other)
-            line, file = _line_and_file(assigned)
-            result.append(Explanation(
-                other, "alias",
-                _scoped(f"{other} is the same tensor object as {first}: {why}, so {other} {gets}"
-                        f"{', exactly like ' + first if not gets.startswith('shares') else ''}.", info, other, first),
-                line, info.node, REASONS["alias"].severity, file))
+            result.append(_alias_explanation(capture, info, code, first, other))
     return tuple(result)
+
+
+def _alias_explanation(capture, info, code: str, first: str, other: str) -> Explanation:
+    """``other`` is a second name of the object first named ``first``: what binds it, and whether it gets a gradient."""
+    if not info.requires_grad:
+        gets = phrase("{other} gets no gradient either, exactly like {first}", other=other, first=first)
+    elif REASONS[code].severity == "ok" and _got_gradient(capture, info):
+        gets = phrase("{other} still gets a gradient, exactly like {first}", other=other, first=first)
+    else:  # the object gets no gradient (unreached, a failed pass, ...): nor does its second name
+        gets = phrase("{other} shares what is said of {first} above", other=other, first=first)
+    assigned = _assigned_from(capture, other, first)
+    if assigned is not None:
+        context = _grad_off_context(capture, assigned)[1]
+        why = phrase("`{other} = {first}` at line {line} only adds a name (Python never copies a tensor on "
+                     "assignment)", other=other, first=first, line=assigned)
+        if context is not None:
+            why = concat(why, phrase("; {code} only affects tensors created by operations inside it", code=context))
+    elif "." in other or "[" in other:
+        why = phrase("it is the same object stored in another place (`{other}`)", other=other)
+    else:
+        why, assigned = _binding_reason(capture, other)
+    line, file = _line_and_file(assigned)
+    sentence = phrase("{other} is the same tensor object as {first}: {why}, so {gets}.", other=other, first=first,
+                      why=why, gets=gets)
+    return Explanation(other, "alias", _scoped(sentence, info, other, first), line, info.node,
+                       REASONS["alias"].severity, file)
 
 
 def _line_and_file(place) -> tuple[int | None, str | None]:
@@ -786,17 +841,12 @@ def _line_and_file(place) -> tuple[int | None, str | None]:
     return (place.line or None), (place.file if place.line else None)
 
 
-def _scoped(sentence: str, info, *names: str) -> str:
+def _scoped(sentence: Phrase, info, *names: str) -> Phrase:
     """The sentence with the first mention of each name held in a function said so: ``loss (in train_step())``.
 
     The same variable name can hold different tensors in different
     functions (``x`` in ``main()`` and in ``Net.forward()``); the sentence
     says which one it is about, once.
     """
-    for name in names:
-        scope = info.scope_of(name)
-        if not scope:
-            continue
-        pattern = re.compile(r"(?<![\w.\[])" + re.escape(name) + r"(?![\w\[(])(?!\.\w)")
-        sentence = pattern.sub(f"{name} (in {scope})", sentence, count=1)
-    return sentence
+    scopes = tuple((name, info.scope_of(name)) for name in names if info.scope_of(name))
+    return Phrase(sentence.template, sentence.args, scopes) if scopes else sentence

@@ -35,6 +35,7 @@ import networkx as nx
 import numpy as np
 import torch
 
+from ..records.phrases import Phrase, phrase
 from ..records.tensors import TensorRecord
 
 __all__ = ["EXPLODING_RATIO", "FlowWarning", "PassGradient", "ParameterFlow", "VANISHING_RATIO",
@@ -84,9 +85,17 @@ class FlowWarning:
 
     @property
     def text(self) -> str:
+        return self.said.render()
+
+    @property
+    def said(self) -> Phrase:
+        """:attr:`text` as a phrase (the app says it in the reader's language)."""
         norm = "NaN/Inf" if self.norm is None or not math.isfinite(self.norm) else f"{self.norm:.3g}"
-        return (f"{self.kind}: {self.flow.name} in pass {self.pass_index + 1}: gradient norm {norm} "
-                f"(median of the pass {self.median:.3g})")
+        template = (phrase("vanishing: {name} in pass {number}: gradient norm {norm} (median of the pass {median})")
+                    if self.kind == "vanishing" else
+                    phrase("exploding: {name} in pass {number}: gradient norm {norm} (median of the pass {median})"))
+        return Phrase(template.template, (("name", self.flow.name), ("number", self.pass_index + 1), ("norm", norm),
+                                          ("median", f"{self.median:.3g}")))
 
 
 def _natural(path: str) -> tuple:

@@ -40,6 +40,7 @@ from torch import nn
 from ..graph.autograd_nodes import grad_fn_of
 from ..graph.build import ddp_reducers
 from ..records.modules import ModuleAudit, ModuleWarning, StateEntry
+from ..records.phrases import phrase, place_of
 from ..records.tensors import RecordMaker
 
 __all__ = ["WARNING_CODES", "AuditRow", "audit_modules", "audit_rows",
@@ -67,9 +68,9 @@ def _module_hook_warnings(module, path: str) -> list[ModuleWarning]:
             where = f"{path}.{sub_path}" if sub_path else path
             result.append(ModuleWarning(
                 "module_hooks", where,
-                f"`{where}` has {len(hooks)} hook(s) that run on every call: {', '.join(hooks)}. A forward hook can "
-                f"replace the output; a backward hook can replace gradients (its nodes show as "
-                f"BackwardHookFunctionBackward in the graph).", "", "info"))
+                phrase("`{path}` has {count} hook(s) that run on every call: {hooks}. A forward hook can replace the "
+                       "output; a backward hook can replace gradients (its nodes show as BackwardHookFunctionBackward "
+                       "in the graph).", path=where, count=len(hooks), hooks=", ".join(hooks)), None, "info"))
     return result
 
 
@@ -177,31 +178,22 @@ def _warnings(root: ModuleAudit, passes_ran: bool, delivered: frozenset[str] = f
     warnings = []
     for audit in root.walk():
         for entry in audit.entries:
-            attr = entry.path.rsplit(".", 1)[-1]
             if entry.kind == "plain":
-                if main is not None and entry.device != main:
-                    message = (f"`{entry.path}` is a plain tensor attribute: it stayed on {entry.device} when the "
-                               f"module moved to {main} (module.to() moves only parameters and buffers), and it is "
-                               f"not in state_dict().")
-                else:
-                    message = (f"`{entry.path}` is a plain tensor attribute: it will not follow module.to() and is "
-                               f"not in state_dict().")
-                fix = f"use `self.register_buffer('{attr}', ...)` in {audit.type_name}.__init__"
-                if entry.requires_grad:
-                    fix = f"if it should be trained, use `self.{attr} = nn.Parameter(...)`; else {fix}"
-                warnings.append(ModuleWarning("plain_tensor_attribute", entry.path, message, fix))
+                warnings.append(_plain_tensor_warning(audit, entry, main))
             elif entry.kind == "buffer" and not entry.persistent:
                 warnings.append(ModuleWarning(
                     "non_persistent_buffer", entry.path,
-                    f"`{entry.path}` is a non-persistent buffer: it moves with the module but state_dict() does "
-                    f"not save it.", "pass persistent=True to register_buffer if it must be saved", "info"))
+                    phrase("`{path}` is a non-persistent buffer: it moves with the module but state_dict() does not "
+                           "save it.", path=entry.path),
+                    phrase("pass persistent=True to register_buffer if it must be saved"), "info"))
             elif entry.kind == "parameter" and entry.requires_grad and passes_ran and not entry.has_grad \
                     and entry.path not in delivered:  # delivered, then taken (an optimizer step in backward)
                 warnings.append(ModuleWarning(
                     "parameter_without_grad", entry.path,
-                    f"`{entry.path}` requires grad but received no gradient in any backward pass: it is not on "
-                    f"the path from the loss.",
-                    "check that forward() uses it; freeze it with requires_grad_(False) if it should not train"))
+                    phrase("`{path}` requires grad but received no gradient in any backward pass: it is not on the "
+                           "path from the loss.", path=entry.path),
+                    phrase("check that forward() uses it; freeze it with requires_grad_(False) if it should not "
+                           "train")))
     for audit in root.walk():
         frozen = [e for e in audit.entries if e.kind == "parameter" and not e.requires_grad]
         if frozen:
@@ -211,9 +203,27 @@ def _warnings(root: ModuleAudit, passes_ran: bool, delivered: frozenset[str] = f
         odd = [e.path for e in registered if e.device != main]
         warnings.append(ModuleWarning(
             "mixed_devices", root.path,
-            f"`{root.path}` has parameters/buffers on several devices: {where}; e.g. {', '.join(odd[:3])}.",
-            f"move the whole module at once: `{root.path}.to(device)`"))
+            phrase("`{path}` has parameters/buffers on several devices: {devices}; e.g. {examples}.", path=root.path,
+                   devices=where, examples=", ".join(odd[:3])),
+            phrase("move the whole module at once: `{path}.to(device)`", path=root.path)))
     return tuple(warnings), devices
+
+
+def _plain_tensor_warning(audit: ModuleAudit, entry: StateEntry, main: str | None) -> ModuleWarning:
+    """A plain tensor attribute: it stays behind when the module moves (seed lesson 4), and how to register it."""
+    attr = entry.path.rsplit(".", 1)[-1]
+    if main is not None and entry.device != main:
+        message = phrase("`{path}` is a plain tensor attribute: it stayed on {device} when the module moved to "
+                         "{main} (module.to() moves only parameters and buffers), and it is not in state_dict().",
+                         path=entry.path, device=entry.device, main=main)
+    else:
+        message = phrase("`{path}` is a plain tensor attribute: it will not follow module.to() and is not in "
+                         "state_dict().", path=entry.path)
+    fix = phrase("use `self.register_buffer('{attr}', ...)` in {type_name}.__init__", attr=attr,
+                 type_name=audit.type_name)
+    if entry.requires_grad:
+        fix = phrase("if it should be trained, use `self.{attr} = nn.Parameter(...)`; else {fix}", attr=attr, fix=fix)
+    return ModuleWarning("plain_tensor_attribute", entry.path, message, fix)
 
 
 def _ddp_warning(module, path: str) -> tuple[ModuleWarning, ...]:
@@ -224,10 +234,11 @@ def _ddp_warning(module, path: str) -> tuple[ModuleWarning, ...]:
     label = next(iter(labels.values()))
     return (ModuleWarning(
         "ddp_reducer", path,
-        f"`{path}` is wrapped by {label}: its reducer registers C++ hooks on every parameter's gradient "
-        f"accumulator (Python never sees them) that average .grad over the processes during backward, so .grad "
-        f"after a pass is that mean, not what this process delivered (the inspector shows both).",
-        "compare `delivered` with .grad per pass; run with one process to see this process's gradient alone",
+        phrase("`{path}` is wrapped by {label}: its reducer registers C++ hooks on every parameter's gradient "
+               "accumulator (Python never sees them) that average .grad over the processes during backward, so .grad "
+               "after a pass is that mean, not what this process delivered (the inspector shows both).", path=path,
+               label=label),
+        phrase("compare `delivered` with .grad per pass; run with one process to see this process's gradient alone"),
         "info"),)
 
 
@@ -250,8 +261,8 @@ def reword_for_raised_passes(audits: tuple[ModuleAudit, ...], explanations) -> t
         if explanation is None:
             return warning
         return ModuleWarning(
-            "pass_raised", warning.path, explanation.sentence,
-            "fix the error that stopped the pass (the Error line); the parameter is on the path from the loss")
+            "pass_raised", warning.path, explanation.phrase,
+            phrase("fix the error that stopped the pass (the Error line); the parameter is on the path from the loss"))
 
     return tuple(replace(audit, warnings=tuple(reworded(w) for w in audit.warnings)) for audit in audits)
 
@@ -260,12 +271,13 @@ def _frozen_warning(audit: ModuleAudit, frozen: list[StateEntry], frozen_at: dic
     """One warning for a module's frozen parameters, with the line that froze them when it is known."""
     names = ", ".join(f"`{e.path.rsplit('.', 1)[-1]}`" for e in frozen)
     where = next((frozen_at[e.path] for e in frozen if frozen_at.get(e.path) is not None), None)
-    how = f" by `{where.text}` at {where.where()}" if where is not None and where.line else ""
+    how = (phrase(" by `{code}` at {place}", code=where.text, place=place_of(where)) if where is not None and where.line
+           else "")
     return ModuleWarning(
         "frozen_parameters", audit.path,
-        f"`{audit.path}` is frozen{how}: its parameter(s) {names} have requires_grad=False, so no gradient reaches "
-        f"them and the optimizer leaves them as they are.",
-        "if it should train, call requires_grad_(True) on it (and give its parameters to the optimizer)")
+        phrase("`{path}` is frozen{how}: its parameter(s) {names} have requires_grad=False, so no gradient reaches "
+               "them and the optimizer leaves them as they are.", path=audit.path, how=how, names=names),
+        phrase("if it should train, call requires_grad_(True) on it (and give its parameters to the optimizer)"))
 
 
 def audit_modules(bindings, *, passes_ran: bool, value_elements: int,
@@ -329,23 +341,43 @@ class AuditRow:
     tooltip: str = ""
 
 
-def _entry_notes(entry: StateEntry) -> str:
+_SCALAR = phrase("scalar")
+#: How the audit names the kinds of state and their facts (the rows' words, said in the reader's language).
+_KIND_WORDS = {"parameter": phrase("parameter"), "buffer": phrase("buffer"), "plain": phrase("plain")}
+_NOTE_WORDS = {"requires_grad": phrase("requires grad"), "frozen": phrase("frozen"), "has_grad": phrase("has .grad"),
+               "no_grad": phrase("no .grad"), "persistent": phrase("persistent"),
+               "not_saved": phrase("not in state_dict"),
+               "plain": phrase("not registered: does not follow .to(), not in state_dict")}
+
+
+def _entry_notes(entry: StateEntry, say) -> str:
     if entry.kind == "parameter":
-        return "; ".join(("requires grad" if entry.requires_grad else "frozen",
-                          "has .grad" if entry.has_grad else "no .grad"))
+        return "; ".join((say(_NOTE_WORDS["requires_grad" if entry.requires_grad else "frozen"]),
+                          say(_NOTE_WORDS["has_grad" if entry.has_grad else "no_grad"])))
     if entry.kind == "buffer":
-        return "persistent" if entry.persistent else "not in state_dict"
-    return "not registered: does not follow .to(), not in state_dict"
+        return say(_NOTE_WORDS["persistent" if entry.persistent else "not_saved"])
+    return say(_NOTE_WORDS["plain"])
 
 
-def audit_rows(audits) -> list[AuditRow]:
+def audit_rows(audits, say=str) -> list[AuditRow]:
     """The audits flattened into tree rows, parents before children, in module order.
 
     For each module: its row, its state entries (each followed by the
     warnings about it), the warnings about the module itself, then its
-    child modules. Iterative, like every walk here.
+    child modules. Iterative, like every walk here. ``say`` makes a
+    :class:`~gradexplorer.core.records.phrases.Phrase` into words (English
+    by default; the app passes its translation).
     """
     rows: list[AuditRow] = []
+    words: dict = {}
+    plain_say = say
+
+    def say(said):  # the notes' few phrases repeat on every entry: each is made into words once
+        text = words.get(said)
+        if text is None:
+            text = words[said] = plain_say(said)
+        return text
+
     for audit in audits:
         warned: dict[str, list[ModuleWarning]] = {}
         for warning in audit.warnings:
@@ -366,15 +398,17 @@ def audit_rows(audits) -> list[AuditRow]:
                         w.code == "frozen_parameters" for w in warned.get(module.path, ())):
                     tone = "warning"  # a frozen parameter stands out from the trained ones around it
                 entry_row = len(rows)
-                rows.append(AuditRow((entry.path, entry.kind, f"{'×'.join(map(str, rec.shape)) or 'scalar'} {rec.dtype}",
-                                      rec.device, _entry_notes(entry)), here, entry.path, tone))
-                rows.extend(_warning_row(w, entry_row) for w in warnings)
-            rows.extend(_warning_row(w, here, tone="warning") for w in warned.get(module.path, ()))
+                kind = say(_KIND_WORDS[entry.kind]) if entry.kind in _KIND_WORDS else entry.kind
+                rows.append(AuditRow((entry.path, kind, f"{'×'.join(map(str, rec.shape)) or say(_SCALAR)} {rec.dtype}",
+                                      rec.device, _entry_notes(entry, say)), here, entry.path, tone))
+                rows.extend(_warning_row(w, entry_row, say) for w in warnings)
+            rows.extend(_warning_row(w, here, say, tone="warning") for w in warned.get(module.path, ()))
             stack.extend((child, here) for child in reversed(module.children))
     return rows
 
 
-def _warning_row(warning: ModuleWarning, parent: int, *, tone: str | None = None) -> AuditRow:
-    text = warning.message + (f"  Fix: {warning.fix}" if warning.fix else "")
+def _warning_row(warning: ModuleWarning, parent: int, say, *, tone: str | None = None) -> AuditRow:
+    message = say(warning.message)
+    text = message + (say(phrase("  Fix: {fix}", fix=warning.fix)) if warning.fix else "")
     return AuditRow((f"⚠ {warning.code}", "", "", "", text), parent, "",
-                    tone or ("warning" if warning.severity == "warning" else "info"), warning.message)
+                    tone or ("warning" if warning.severity == "warning" else "info"), message)

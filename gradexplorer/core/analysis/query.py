@@ -14,6 +14,7 @@ from collections import deque
 import networkx as nx
 
 from ..graph.schema import node_gradient, short_op
+from ..records.phrases import phrase
 from ..records.tensors import TensorRecord
 
 __all__ = [
@@ -28,11 +29,11 @@ __all__ = [
 
 #: Filter keys and their labels, in menu order.
 FILTERS = {
-    "all": "All nodes",
-    "path": "Path from the selected node to the root",
-    "requires_grad": "Requires grad",
-    "nonfinite": "Has NaN/Inf",
-    "no_gradient": "No gradient reached it",
+    "all": phrase("All nodes"),
+    "path": phrase("Path from the selected node to the root"),
+    "requires_grad": phrase("Requires grad"),
+    "nonfinite": phrase("Has NaN/Inf"),
+    "no_gradient": phrase("No gradient reached it"),
 }
 
 

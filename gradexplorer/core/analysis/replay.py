@@ -23,6 +23,7 @@ import networkx as nx
 
 from ..graph.schema import short_op
 from ..records.nodes import LeafPass
+from ..records.phrases import Phrase, concat, phrase
 from ..records.tensors import TensorRecord
 
 __all__ = ["HookFiring", "Replay", "ReplayStep", "SentGradient", "node_title", "replay_of", "step_text"]
@@ -147,31 +148,36 @@ def node_title(graph: nx.DiGraph, node: str) -> str:
     return f"{op} ({names[0]})" if names else op
 
 
-def _value(record: TensorRecord | None) -> str:
-    return "nothing (None)" if record is None else record.short()
+def _value(record: TensorRecord | None) -> Phrase | str:
+    return phrase("nothing (None)") if record is None else record.short()
 
 
-def _values(records: tuple[TensorRecord | None, ...]) -> str:
+def _values(records: tuple[TensorRecord | None, ...]) -> Phrase | str:
     if not records:
-        return "nothing"
-    return _value(records[0]) if len(records) == 1 else ", ".join(
-        f"output {i}: {_value(r)}" for i, r in enumerate(records))
+        return phrase("nothing")
+    if len(records) == 1:
+        return _value(records[0])
+    return concat(*[piece for i, r in enumerate(records)
+                    for piece in ((", " if i else ""), phrase("output {index}: {value}", index=i, value=_value(r)))])
 
 
-def step_text(replay: Replay, position: int) -> str:
-    """What the inspector says about one step, line by line (see the module docstring)."""
+def step_text(replay: Replay, position: int, say=str) -> str:
+    """What the inspector says about one step, line by line (see the module docstring); ``say`` makes each
+    line's :class:`~gradexplorer.core.records.phrases.Phrase` into words (English, or the app's language)."""
     graph = replay.graph
     step = replay.step(position)
     attrs = graph.nodes[step.node]
-    lines = [f"Step {position + 1} of {len(replay)} · {node_title(graph, step.node)}"]
+    lines = [phrase("Step {number} of {count} · {node}", number=position + 1, count=len(replay),
+                    node=node_title(graph, step.node))]
     if replay.thread:
-        lines.append(f"Run on the thread {replay.thread!r} (the pass was started there, not on the program's own)")
+        lines.append(phrase("Run on the thread {thread} (the pass was started there, not on the program's own)",
+                            thread=repr(replay.thread)))
     if attrs.get("path"):
         lines.append(f"grad_fn: {attrs['path']}")
     for hook in step.hooks:  # they ran on the gradient on its way in: what the node receives is what they left
         if hook.when == "before":
             lines.append(_hook_line(hook))
-    lines.append(f"Receives: {_values(step.received)}")
+    lines.append(phrase("Receives: {values}", values=_values(step.received)))
     if step.leaf is not None:
         before = "None" if step.leaf.before is None else step.leaf.before.short()
         after = "None" if step.leaf.after is None else step.leaf.after.short()
@@ -179,21 +185,34 @@ def step_text(replay: Replay, position: int) -> str:
         lines.append(f"{name}.grad: {before} → {after}")
     for sent in step.sent:
         if sent.to is None:
-            lines.append(f"next_functions[{sent.slot}] is None (that input needs no gradient): nothing sent")
+            lines.append(phrase("next_functions[{slot}] is None (that input needs no gradient): nothing sent",
+                                slot=sent.slot))
         else:
-            lines.append(f"Sends next_functions[{sent.slot}] → {node_title(graph, sent.to)}: {_value(sent.gradient)}")
+            lines.append(phrase("Sends next_functions[{slot}] → {node}: {value}", slot=sent.slot,
+                                node=node_title(graph, sent.to), value=_value(sent.gradient)))
     for hook in step.hooks:
         if hook.when == "after":
             lines.append(_hook_line(hook))
     if step.raised is not None:
-        lines.append(f"The pass raised here: {step.raised}")
-    return "\n".join(lines)
+        lines.append(phrase("The pass raised here: {error}", error=step.raised))
+    return "\n".join(line if type(line) is str else say(line) for line in lines)
 
 
-def _hook_line(hook: HookFiring) -> str:
-    when = "before it ran" if hook.when == "before" else "after it ran"
-    kind = {"tensor": "tensor hook", "retain_grad": "retain_grad", "node_pre": "pre-hook",
-            "node_post": "post hook", "post_accumulate": "post-accumulate hook"}.get(hook.kind, hook.kind)
-    result = f"raised {hook.error}" if hook.error else (
-        "left it unchanged" if hook.after is None else f"changed it to {_values(hook.after)}")
-    return f"Hook {when}: {kind} {hook.qualname} got {_values(hook.before)}, {result}"
+#: The kinds of hook, as the replay names them.
+_HOOK_KINDS = {"tensor": phrase("tensor hook"), "retain_grad": "retain_grad", "node_pre": phrase("pre-hook"),
+               "node_post": phrase("post hook"), "post_accumulate": phrase("post-accumulate hook")}
+
+
+def _hook_line(hook: HookFiring) -> Phrase:
+    kind = _HOOK_KINDS.get(hook.kind, hook.kind)
+    if hook.error:
+        result = phrase("raised {error}", error=hook.error)
+    elif hook.after is None:
+        result = phrase("left it unchanged")
+    else:
+        result = phrase("changed it to {values}", values=_values(hook.after))
+    if hook.when == "before":
+        return phrase("Hook before it ran: {kind} {hook} got {values}, {result}", kind=kind, hook=hook.qualname,
+                      values=_values(hook.before), result=result)
+    return phrase("Hook after it ran: {kind} {hook} got {values}, {result}", kind=kind, hook=hook.qualname,
+                  values=_values(hook.before), result=result)

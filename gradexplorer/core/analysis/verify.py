@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import torch
 
+from ..records.phrases import Phrase, phrase
 from .accounting import classify_leaf, leaf_steps_of, sum_values
 
 __all__ = ["Verification", "verify_capture", "verify_node"]
@@ -50,15 +51,16 @@ class Verification:
         ``"leaf_pass"``, ``"leaf_total"`` or ``"flow"`` (module docstring).
     status : str
         ``"verified"``, ``"unverified"`` or ``"wrong"``.
-    detail : str
-        In words, for the CLI and the inspector.
+    detail : Phrase or str
+        In words, for the CLI (``str()``: English) and the inspector (in the
+        reader's language).
     """
 
     node: str
     pass_index: int | None
     check: str
     status: str
-    detail: str = ""
+    detail: Phrase | str = ""
 
 
 def _tensor(record):
@@ -74,17 +76,18 @@ def _close(a: torch.Tensor, b: torch.Tensor) -> bool:
     return bool(torch.allclose(a, b.to(a.dtype), rtol=1e-4, atol=1e-6, equal_nan=True))
 
 
-def _text(t: torch.Tensor) -> str:
-    return str(t.tolist()) if t.numel() <= 6 else f"a {tuple(t.shape)} tensor"
+def _text(t: torch.Tensor) -> Phrase | str:
+    return str(t.tolist()) if t.numel() <= 6 else phrase("a {shape} tensor", shape=str(tuple(t.shape)))
 
 
-def _outcome(node_id: str, pass_index, check: str, got, expected, verified: str, wrong: str) -> Verification:
+def _outcome(node_id: str, pass_index, check: str, got, expected, verified: Phrase, wrong: Phrase) -> Verification:
     """``verified`` when ``got`` matches ``expected``, ``wrong`` (with both values) when not."""
     if got is None or expected is None:
-        return Verification(node_id, pass_index, check, "unverified", "values not kept")
+        return Verification(node_id, pass_index, check, "unverified", phrase("values not kept"))
     if _close(got, expected):
         return Verification(node_id, pass_index, check, "verified", verified)
-    return Verification(node_id, pass_index, check, "wrong", f"{wrong}: {_text(got)} against {_text(expected)}")
+    return Verification(node_id, pass_index, check, "wrong",
+                        phrase("{what}: {got} against {expected}", what=wrong, got=_text(got), expected=_text(expected)))
 
 
 def _hook_changed(attrs, pass_index: int) -> bool:
@@ -100,19 +103,21 @@ def _verify_leaf(graph, node_id: str, attrs: dict) -> list[Verification]:
             continue
         if lp.delivered.note.startswith("delivered by a backward"):
             result.append(Verification(node_id, index, "leaf_pass", "unverified",
-                                       "delivered only as the change in .grad (an inner backward)"))
+                                       phrase("delivered only as the change in .grad (an inner backward)")))
             continue
         if getattr(lp, "reduced_by", ""):
             result.append(Verification(node_id, index, "leaf_pass", "unverified",
-                                       f"{lp.reduced_by} wrote .grad (the mean over the processes)"))
+                                       phrase("{reducer} wrote .grad (the mean over the processes)",
+                                              reducer=lp.reduced_by)))
             continue
         if _hook_changed(attrs, index) or lp.after is None:
             result.append(Verification(node_id, index, "leaf_pass", "unverified",
-                                       "a hook changed .grad during the pass"))
+                                       phrase("a hook changed .grad during the pass")))
             continue
         expected = sum_values([r for r in (lp.before, lp.delivered) if r is not None])
         result.append(_outcome(node_id, index, "leaf_pass", _tensor(lp.after), expected,
-                               ".grad after = before + delivered", ".grad after the pass against before + delivered"))
+                               phrase(".grad after = before + delivered"),
+                               phrase(".grad after the pass against before + delivered")))
     steps = leaf_steps_of(graph, node_id)
     if steps:
         code, contributing, _ = classify_leaf(steps, attrs.get("grad"))
@@ -122,7 +127,8 @@ def _verify_leaf(graph, node_id: str, attrs: dict) -> list[Verification]:
                 parts.insert(0, steps[0].before)
             which = ", ".join(str(i + 1) for i in contributing)  # counted from 1, as everywhere
             result.append(_outcome(node_id, None, "leaf_total", _tensor(attrs.get("grad")), sum_values(parts),
-                                   f".grad = sum of passes {which}", f".grad against the sum of passes {which}"))
+                                   phrase(".grad = sum of passes {passes}", passes=which),
+                                   phrase(".grad against the sum of passes {passes}", passes=which)))
     return result
 
 
@@ -154,7 +160,8 @@ def _verify_flow(capture, node_id: str, attrs: dict) -> list[Verification]:
                 nr = edge["input_nr"]
                 sums[nr] = t if sums.get(nr) is None else sums[nr] + t
         if not complete or _hook_changed(attrs, index):
-            result.append(Verification(node_id, index, "flow", "unverified", "a hook or a capped value in between"))
+            result.append(Verification(node_id, index, "flow", "unverified",
+                                       phrase("a hook or a capped value in between")))
             continue
         for nr, total in sums.items():
             got = _tensor(flow.outputs[nr] if nr < len(flow.outputs) else None)
@@ -162,11 +169,11 @@ def _verify_flow(capture, node_id: str, attrs: dict) -> list[Verification]:
                 # Autograd reshapes into the input's metadata: compare the flat values only then.
                 ok = got.numel() == total.numel() and _close(got.reshape(-1), total.reshape(-1))
                 result.append(Verification(node_id, index, "flow", "verified" if ok else "unverified",
-                                           "shapes differ (input metadata)"))
+                                           phrase("shapes differ (input metadata)")))
                 continue
             result.append(_outcome(node_id, index, "flow", got, total,
-                                   f"gradient of output {nr} = sum of what its consumers sent",
-                                   f"gradient received for output {nr} against what its consumers sent"))
+                                   phrase("gradient of output {nr} = sum of what its consumers sent", nr=nr),
+                                   phrase("gradient received for output {nr} against what its consumers sent", nr=nr)))
     return result
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import torch
 
 from ..records.errors import DeviceUnavailableError
+from ..records.phrases import Phrase, phrase
 
 __all__ = ["DeviceInfo", "available_devices", "list_devices", "resolve_device"]
 
@@ -33,20 +34,20 @@ class DeviceInfo:
     name: str
     label: str
     available: bool
-    reason: str = ""
+    reason: Phrase | str = ""
 
 
-def _cuda_reason() -> str:
+def _cuda_reason() -> Phrase:
     if torch.version.cuda is None:
-        return f"this PyTorch build ({torch.__version__}) has no CUDA support"
-    return "no CUDA GPU is visible (driver missing or CUDA_VISIBLE_DEVICES hides them)"
+        return phrase("this PyTorch build ({version}) has no CUDA support", version=torch.__version__)
+    return phrase("no CUDA GPU is visible (driver missing or CUDA_VISIBLE_DEVICES hides them)")
 
 
-def _mps_reason() -> str:
+def _mps_reason() -> Phrase:
     backend = getattr(torch.backends, "mps", None)
     if backend is None or not backend.is_built():
-        return "MPS exists only on Apple-silicon Macs with an MPS-enabled PyTorch"
-    return "MPS is built in but not usable on this machine (needs macOS 12.3+ on Apple silicon)"
+        return phrase("MPS exists only on Apple-silicon Macs with an MPS-enabled PyTorch")
+    return phrase("MPS is built in but not usable on this machine (needs macOS 12.3+ on Apple silicon)")
 
 
 def list_devices() -> list[DeviceInfo]:
@@ -99,22 +100,26 @@ def resolve_device(spec: str | torch.device) -> torch.device:
     try:
         device = torch.device(spec)
     except (RuntimeError, TypeError) as exc:
-        raise DeviceUnavailableError(f"{spec!r} is not a device name ({exc}). Devices present: {present}") from None
+        raise DeviceUnavailableError(phrase("{spec} is not a device name ({error}). Devices present: {present}",
+                                            spec=repr(spec), error=str(exc), present=present)) from None
     if device.type == "cpu":
         return torch.device("cpu")
     if device.type == "cuda":
         if not torch.cuda.is_available():
-            raise DeviceUnavailableError(f"{spec} is not available: {_cuda_reason()}. Devices present: {present}")
+            raise DeviceUnavailableError(phrase("{spec} is not available: {why}. Devices present: {present}",
+                                                spec=str(spec), why=_cuda_reason(), present=present))
         index = 0 if device.index is None else device.index
         count = torch.cuda.device_count()
         if index >= count:
-            raise DeviceUnavailableError(
-                f"{spec} is not available: this machine has {count} CUDA device(s). Devices present: {present}")
+            raise DeviceUnavailableError(phrase(
+                "{spec} is not available: this machine has {count} CUDA device(s). Devices present: {present}",
+                spec=str(spec), count=count, present=present))
         return torch.device("cuda", index)
     if device.type == "mps":
         mps = getattr(torch.backends, "mps", None)
         if mps is None or not mps.is_available():
-            raise DeviceUnavailableError(f"{spec} is not available: {_mps_reason()}. Devices present: {present}")
+            raise DeviceUnavailableError(phrase("{spec} is not available: {why}. Devices present: {present}",
+                                                spec=str(spec), why=_mps_reason(), present=present))
         return torch.device("mps")
-    raise DeviceUnavailableError(
-        f"{spec} is not a device gradexplorer runs code on. Devices present: {present}")
+    raise DeviceUnavailableError(phrase("{spec} is not a device gradexplorer runs code on. Devices present: {present}",
+                                        spec=str(spec), present=present))

@@ -22,6 +22,7 @@ from ..graph.build import MAX_PATH_HOPS
 from ..records.capture import Capture, CutRecord, OriginRecord, PassSummary, TensorInfo
 from ..records.errors import DocumentError, ErrorReport
 from ..records.explanations import Explanation
+from ..records.phrases import Phrase
 from ..records.figures import PNG_SIGNATURE, FigureImage
 from ..records.modules import ModuleAudit, ModuleWarning, StateEntry
 from ..records.nodes import (
@@ -384,8 +385,8 @@ def _module_audit(d, path) -> ModuleAudit:
             wp = ((p, ".warnings"), i)
             w = _R.obj(w, wp)
             warnings.append(ModuleWarning(_R.str_(w.get("code"), (wp, ".code")), _R.str_(w.get("path"), (wp, ".path")),
-                                          _R.str_(w.get("message"), (wp, ".message"), long=True),
-                                          _R.str_(w.get("fix", ""), (wp, ".fix"), long=True),
+                                          _said(w.get("message"), (wp, ".message")),
+                                          _said(w.get("fix"), (wp, ".fix"), optional=True),
                                           _R.str_(w.get("severity", "warning"), (wp, ".severity"))))
         children = tuple(built[id(c)] for c in item.get("children", []))
         built[id(item)] = ModuleAudit(_R.str_(item.get("path"), (p, ".path")),
@@ -627,13 +628,54 @@ def _explanations(doc: dict, consume: bool) -> tuple[Explanation, ...]:
     for i, e in _each(_R.list_(doc.get("explanations", []), "capture.explanations"), consume=consume):
         p = ("capture.explanations", i)
         e = _R.obj(e, p)
+        # Saved before phrases: the English sentence as it was written, read as it is.
+        said = _said(e["phrase"], (p, ".phrase")) if "phrase" in e else _said(e.get("sentence"), (p, ".sentence"))
         explanations.append(Explanation(_R.str_(e.get("name"), (p, ".name")), _R.str_(e.get("code"), (p, ".code")),
-                                        _R.str_(e.get("sentence"), (p, ".sentence"), long=True),
+                                        said,
                                         _R.int_(e.get("line"), (p, ".line"), optional=True),
                                         _R.str_(e.get("node"), (p, ".node"), optional=True),
                                         _severity(e.get("severity", "ok"), (p, ".severity")),
                                         _R.str_(e.get("file"), (p, ".file"), optional=True)))
     return tuple(explanations)
+
+
+def _said(value, path, *, optional: bool = False) -> Phrase | None:
+    """A sentence the core made: a phrase (template and facts), or the English text a session saved before
+    phrases existed (read as it is); ``optional``: None for none (or the old files' empty text)."""
+    if optional and (value is None or value == ""):
+        return None
+    if isinstance(value, dict):
+        return _phrase(value, path)
+    return Phrase(_R.str_(value, path, long=True))
+
+
+#: How deep phrases nest in an explanation (the deepest the explainer makes is 6; a file's are checked).
+_PHRASE_DEPTH = 12
+
+
+def _phrase(value, path, depth: int = 0) -> Phrase:
+    """An explanation's :class:`Phrase`: its template, its facts (text, numbers or phrases) and its scopes."""
+    if depth > _PHRASE_DEPTH:
+        raise _R.fail(path, f"a phrase nested at most {_PHRASE_DEPTH} deep")
+    d = _R.obj(value, path)
+    args = []
+    for i, pair in enumerate(_R.list_(d.get("args", []), (path, ".args"))):
+        pair = _R.list_(pair, (path, f".args[{i}]"))
+        if len(pair) != 2:
+            raise _R.fail((path, f".args[{i}]"), "[slot, value]")
+        key, fact = _R.str_(pair[0], (path, f".args[{i}]")), pair[1]
+        if isinstance(fact, dict):
+            fact = _phrase(fact, (path, f".args[{i}]"), depth + 1)
+        elif not (isinstance(fact, int) and not isinstance(fact, bool)):
+            fact = _R.str_(fact, (path, f".args[{i}]"), long=True)
+        args.append((key, fact))
+    scopes = []
+    for i, pair in enumerate(_R.list_(d.get("scopes", []), (path, ".scopes"))):
+        pair = _R.strs(pair, (path, f".scopes[{i}]"))
+        if len(pair) != 2:
+            raise _R.fail((path, f".scopes[{i}]"), "[name, function]")
+        scopes.append((pair[0], pair[1]))
+    return Phrase(_R.str_(d.get("template"), (path, ".template"), long=True), tuple(args), tuple(scopes))
 
 
 def _error_report(doc: dict) -> ErrorReport | None:

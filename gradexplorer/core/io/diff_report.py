@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from ..records.diff import STATUSES, CaptureDiff, NodeDiff, ValueDiff
+from ..records.phrases import phrase
 from ..records.tensors import TensorRecord
 
 __all__ = ["DIFF_FORMAT", "comparison_rows", "diff_to_dict", "format_diff", "value_diff_text"]
@@ -143,55 +144,74 @@ def format_diff(diff: CaptureDiff, *, max_rows: int = 200, nodes: bool = True) -
     return "\n".join(lines) + "\n"
 
 
-def _difference(diff: ValueDiff | None) -> str:
+#: The difference column's word for "no difference" (the inspector paints it grey, in any language).
+SAME = phrase("same")
+#: Why two values could not be compared element by element.
+_KIND_WORDS = {"missing": phrase("in one run only"), "shape": phrase("shapes differ"),
+               "unreadable": phrase("not readable")}
+
+
+def _difference(diff: ValueDiff | None, say=str) -> str:
     if diff is None:
         return ""
     if diff.kind == "values":
-        text = "same" if not diff.differs else (
-            f"|a-b| {_number(diff.max_abs or 0)}" if diff.a.numel == 1 else
-            f"max |a-b| {_number(diff.max_abs or 0)}, rel {_number(diff.max_rel or 0)}")
+        if not diff.differs:
+            text = say(SAME)
+        elif diff.a.numel == 1:
+            text = f"|a-b| {_number(diff.max_abs or 0)}"
+        else:
+            text = say(phrase("max |a-b| {abs}, rel {rel}", abs=_number(diff.max_abs or 0),
+                              rel=_number(diff.max_rel or 0)))
         if diff.nonfinite_mismatch:
-            text += f"; NaN/Inf differ at {diff.nonfinite_mismatch}"
+            text += say(phrase("; NaN/Inf differ at {count}", count=diff.nonfinite_mismatch))
         return text
-    return {"missing": "in one run only", "shape": "shapes differ", "unreadable": "not readable",
-            "statistics": "differs (statistics)" if diff.differs else "same (statistics)"}[diff.kind]
+    if diff.kind == "statistics":
+        return say(phrase("differs (statistics)") if diff.differs else phrase("same (statistics)"))
+    return say(_KIND_WORDS[diff.kind])
+
+
+#: The inspector's row names (``what``), in the reader's language through ``say``.
+_ROW_WORDS = {"op": phrase("op"), "names": phrase("names"), "shape": phrase("shape"), "dtype": "dtype",
+              "device": phrase("device"), "requires_grad": "requires_grad", "grad_enabled": phrase("grad mode on")}
 
 
 def comparison_rows(diff: CaptureDiff, node: NodeDiff, attrs_a: dict | None,
-                    attrs_b: dict | None) -> list[tuple[str, str, str, str]]:
+                    attrs_b: dict | None, say=str) -> list[tuple[str, str, str, str]]:
     """The inspector's side-by-side table for one node: ``(what, run A, run B, difference)`` rows.
 
-    ``attrs_a``/``attrs_b`` are the node's attributes in each run's graph (None where it is not).
+    ``attrs_a``/``attrs_b`` are the node's attributes in each run's graph (None where it is not); ``say``
+    makes the row names and differences into words (English, or the app's language).
     """
     def side(attrs, key):
         return "—" if attrs is None else str(attrs.get(key))
 
-    rows = [("op", side(attrs_a, "op").replace("torch::autograd::", ""),
+    rows = [(say(_ROW_WORDS["op"]), side(attrs_a, "op").replace("torch::autograd::", ""),
              side(attrs_b, "op").replace("torch::autograd::", ""), "")]
-    rows.append(("names", ", ".join(attrs_a["names"]) if attrs_a else "—",
+    rows.append((say(_ROW_WORDS["names"]), ", ".join(attrs_a["names"]) if attrs_a else "—",
                  ", ".join(attrs_b["names"]) if attrs_b else "—", ""))
     for key in ("shape", "dtype", "device", "requires_grad", "grad_enabled"):
         a, b = side(attrs_a, key), side(attrs_b, key)
         if a != b or key in ("dtype", "device"):
-            rows.append((key.replace("grad_enabled", "grad mode on"), a, b,
-                         "" if a == b or "—" in (a, b) else "differs"))
+            rows.append((say(_ROW_WORDS[key]), a, b, "" if a == b or "—" in (a, b) else say(phrase("differs"))))
     value = node.value
     if value is not None:
         leaf = (attrs_b or attrs_a or {}).get("kind") == "leaf"  # a leaf's is the value at the end of the run
-        rows.append(("value at the end" if leaf else "forward value", _short(value.a), _short(value.b),
-                     _difference(value)))
+        rows.append((say(phrase("value at the end") if leaf else phrase("forward value")), _short(value.a),
+                     _short(value.b), _difference(value, say)))
     for index in sorted(node.grads):
         grad = node.pass_grad(index)
         if grad is not None:
-            rows.append((f"gradient, pass {index + 1}", _short(grad.a), _short(grad.b), _difference(grad)))
+            rows.append((say(phrase("gradient, pass {number}", number=index + 1)), _short(grad.a), _short(grad.b),
+                         _difference(grad, say)))
     if node.grad is not None:
-        rows.append((".grad at the end", _short(node.grad.a), _short(node.grad.b), _difference(node.grad)))
+        rows.append((say(phrase(".grad at the end")), _short(node.grad.a), _short(node.grad.b),
+                     _difference(node.grad, say)))
     names = dict.fromkeys((*(attrs_a or {}).get("names", ()), *(attrs_b or {}).get("names", ())))
     for name in names:
         item = diff.name(name)
         if item is not None:
-            rows.append((f"why `{name}`", item.code_a or "—", item.code_b or "—",
-                         "changed" if item.reason_changed else "same"))
+            rows.append((say(phrase("why `{name}`", name=name)), item.code_a or "—", item.code_b or "—",
+                         say(phrase("changed") if item.reason_changed else SAME)))
     return rows
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from .capture import PassSummary
 from .modules import StateEntry
+from .phrases import Phrase
 from .tensors import TensorRecord
 
 __all__ = ["CaptureDiff", "NameDiff", "NodeDiff", "PassDiff", "PlacementDiff", "ValueDiff", "STATUSES"]
@@ -130,8 +131,8 @@ class NameDiff:
     name : str
     code_a, code_b : str or None
         The explanation's reason code in each run (None: not named there).
-    sentence_a, sentence_b : str
-        The explanation in words ("" when not named).
+    sentence_a, sentence_b : Phrase or str
+        The explanation (a phrase: ``str()`` is the English; "" when not named).
     value, grad : ValueDiff or None
         The tensor's value and ``.grad`` at the end of each run.
     """
@@ -139,8 +140,8 @@ class NameDiff:
     name: str
     code_a: str | None
     code_b: str | None
-    sentence_a: str = ""
-    sentence_b: str = ""
+    sentence_a: Phrase | str = ""
+    sentence_b: Phrase | str = ""
     value: ValueDiff | None = None
     grad: ValueDiff | None = None
 

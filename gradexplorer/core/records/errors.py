@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .phrases import Phrase, phrase, place_of
+
 __all__ = [
     "CaptureStopped",
     "DeviceUnavailableError",
@@ -33,7 +35,16 @@ __all__ = [
 
 
 class GradexplorerError(Exception):
-    """Base class of every error the core raises on purpose."""
+    """Base class of every error the core raises on purpose.
+
+    Raised with a :class:`~gradexplorer.core.records.phrases.Phrase`, it keeps
+    it as ``said`` (the app says it in the reader's language) and its English
+    words as the message (the CLI, logs, ``str()``).
+    """
+
+    def __init__(self, message="", *args) -> None:
+        self.said = message if isinstance(message, Phrase) else None
+        super().__init__(str(message) if self.said is not None else message, *args)
 
 
 class DeviceUnavailableError(GradexplorerError):
@@ -116,6 +127,12 @@ class ErrorReport:
 
     def headline(self) -> str:
         """One line for a status bar: ``RuntimeError at line 4: ...``."""
-        where = f" at {self.where()}" if self.line is not None else ""
+        return self.headline_phrase().render()
+
+    def headline_phrase(self) -> Phrase:
+        """:meth:`headline` as a phrase, for the app to say in the reader's language (the message stays Python's)."""
+        where = phrase(" at {place}", place=place_of(self)) if self.line is not None else ""
         first = self.message.splitlines()[0] if self.message else ""
-        return f"{self.exc_type}{where}: {first}" if first else f"{self.exc_type}{where}"
+        if first:
+            return phrase("{exc_type}{where}: {message}", exc_type=self.exc_type, where=where, message=first)
+        return phrase("{exc_type}{where}", exc_type=self.exc_type, where=where)

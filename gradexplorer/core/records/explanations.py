@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .phrases import Phrase
+
 __all__ = ["Explanation", "REASONS", "Reason"]
 
 
@@ -64,8 +66,10 @@ class Explanation:
         The name this is about (``"b"``).
     code : str
         A reason code from the module docstring.
-    sentence : str
-        The explanation in words.
+    phrase : Phrase
+        The explanation as a template and its facts (what a session keeps);
+        :attr:`sentence` is it in English, ``phrase.render(translate)`` in
+        the reader's language.
     line : int or None
         The line that caused it (where the tensor was made, the hook was
         registered, ...), when known.
@@ -80,8 +84,13 @@ class Explanation:
 
     name: str
     code: str
-    sentence: str
+    phrase: Phrase
     line: int | None = None
     node: str | None = None
     severity: str = "ok"
     file: str | None = None
+
+    @property
+    def sentence(self) -> str:
+        """The explanation in English (the CLI, reports, tests)."""
+        return self.phrase.render()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .phrases import Phrase
 from .tensors import TensorRecord
 
 __all__ = ["ModuleAudit", "ModuleWarning", "StateEntry"]
@@ -48,12 +49,17 @@ class StateEntry:
 
 @dataclass(frozen=True)
 class ModuleWarning:
-    """A placement problem (or fact worth knowing), with how to fix it."""
+    """A placement problem (or fact worth knowing), with how to fix it.
+
+    ``message`` and ``fix`` are :class:`~gradexplorer.core.records.phrases.Phrase`
+    records (``str()`` is the English), so the app says them in the reader's
+    language and a session keeps their facts, not their words.
+    """
 
     code: str
     path: str
-    message: str
-    fix: str = ""
+    message: Phrase
+    fix: Phrase | None = None
     severity: str = "warning"  # or "info"
 
 
