@@ -848,5 +848,5 @@ def _scoped(sentence: Phrase, info, *names: str) -> Phrase:
     functions (``x`` in ``main()`` and in ``Net.forward()``); the sentence
     says which one it is about, once.
     """
-    scopes = tuple((name, info.scope_of(name)) for name in names if info.scope_of(name))
+    scopes = tuple((name, scope) for name, scope in ((name, info.scope_of(name)) for name in names) if scope)
     return Phrase(sentence.template, sentence.args, scopes) if scopes else sentence

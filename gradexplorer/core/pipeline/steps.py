@@ -51,6 +51,7 @@ from ..capture.namespace import MAX_BINDINGS, Bindings, find_bindings, frame_sco
 from ..capture.project import Project
 from ..capture.recording import Recorder
 from ..capture.run import versions
+from ..collector import paused_collection
 from ..graph.build import build_graph
 from ..records.capture import Capture, PassSummary, TensorInfo
 from ..records.errors import ErrorReport
@@ -228,8 +229,15 @@ def account(walk: GraphWalk) -> dict:
 
 
 def explain(capture: Capture) -> Capture:
-    """The capture with its explanations, and the module audit's advice reworded where a pass raised."""
-    explanations = explain_capture(capture)
+    """The capture with its explanations, and the module audit's advice reworded where a pass raised.
+
+    With no cyclic collection meanwhile: each explanation is a few small
+    phrases (no cycles), and on a big capture's heap the collections their
+    allocations set off cost more than making them (54 against 40 ms before
+    phrases, 135 against 64 ms after, on a 10k-node step's 2,150 names).
+    """
+    with paused_collection():
+        explanations = explain_capture(capture)
     return replace(capture, explanations=explanations,
                    modules=reword_for_raised_passes(capture.modules, explanations))
 
