@@ -132,7 +132,8 @@ class ComparisonController(QObject):
         window.set_colour_mode("diff")
         window.inspector.show_node(None, None)
         window.end_comparison_action.setEnabled(True)
-        window.tensors_pane.show_previous({n.name: (n.code_a or "-", phrase_text(n.sentence_a) if n.sentence_a else _tr("(not bound there)"))
+        window.tensors_pane.show_previous({n.name: (n.code_a or "-", phrase_text(n.sentence_a) if n.sentence_a
+                                                    else _tr("(not bound there)"))
                                            for n in diff.names if n.reason_changed and n.code_b is not None})
         window.modules_pane.show_changes({p.path: ", ".join(p.changes) for p in diff.placements})
         window.console.append_message(_tr("Compared with {name}:\n{report}").format(name=path.name, report=report))

@@ -53,8 +53,8 @@ def describe_record(record: TensorRecord | None) -> str:
         parts.append(format_number(record.item()))
     parts.append(_tr("{dims} {dtype} on {device}").format(dims=dims, dtype=record.dtype, device=record.device))
     if record.stats_pending:  # never wait on the GUI thread: the inspector looks again when they are here
-        parts.append(_tr("‖x‖ {known_norm}; min, max, mean and std are on their way from the isolated process…").format(
-            known_norm=format_number(record.known_norm)) if record.known_norm is not None else
+        parts.append(_tr("‖x‖ {known_norm}; min, max, mean and std are on their way from the isolated process…")
+                     .format(known_norm=format_number(record.known_norm)) if record.known_norm is not None else
                      _tr("statistics on their way from the isolated process…"))
         if record.note:
             parts.append(record.note)
@@ -62,7 +62,8 @@ def describe_record(record: TensorRecord | None) -> str:
     stats = record.stats
     if stats is not None and stats.min is not None and record.numel > 1:
         parts.append(_tr("min {min}  max {max}  mean {mean}  std {std}").format(
-            min=format_number(stats.min), max=format_number(stats.max), mean=format_number(stats.mean), std=format_number(stats.std)))
+            min=format_number(stats.min), max=format_number(stats.max), mean=format_number(stats.mean),
+            std=format_number(stats.std)))
     if stats is not None and stats.has_nonfinite:
         parts.append(_tr("NaN {nan_count}  Inf {inf_count}").format(
             nan_count=stats.nan_count, inf_count=stats.inf_count))
@@ -478,8 +479,8 @@ class Inspector(QScrollArea):
         # Per pass: .grad before, what the pass delivered, .grad after.
         self.leaf_passes = QTableWidget(0, 5)
         self.leaf_passes.setAccessibleName(_tr("Leaf gradient per pass"))
-        self.leaf_passes.setHorizontalHeaderLabels([_tr("Pass"), _tr(".grad before"), _tr("Delivered"), _tr(".grad after"),
-                                                    _tr("What happened")])
+        self.leaf_passes.setHorizontalHeaderLabels([_tr("Pass"), _tr(".grad before"), _tr("Delivered"),
+                                                    _tr(".grad after"), _tr("What happened")])
         self.leaf_passes.verticalHeader().setVisible(False)
         self.leaf_passes.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.leaf_passes.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -632,7 +633,8 @@ class Inspector(QScrollArea):
         shown = sorted(set(attrs["grads"]) | set(attrs.get("accumulation") or {})
                        | {i for i in attrs.get("on_path", ()) if i < len(passes) and passes[i].raised})
         for index in shown:
-            label = _tr("pass {number}").format(number=index + 1)  # people count passes from 1 (the chart and sentences too)
+            # People count passes from 1 (the chart and the sentences too).
+            label = _tr("pass {number}").format(number=index + 1)
             if index < len(passes):
                 p = passes[index]
                 label += _tr(" ({where})").format(where=place_text(p.source)) if p.source is not None else ""
@@ -727,7 +729,8 @@ class Inspector(QScrollArea):
         if step is not None:
             s = next(s for s in self._leaf_steps if s.index == index)
             delta = (_tr(".grad before {before} + delivered {delivered} → .grad after {after}: {effect}").format(
-                before=_short(s.before), delivered=_short(s.delivered), after=_short(s.after), effect=_tr(_STEP_WORDS[s.effect]))
+                before=_short(s.before), delivered=_short(s.delivered), after=_short(s.after),
+                effect=_tr(_STEP_WORDS[s.effect]))
                      + ("" if s.before_change in ("first", "kept") else _tr(" ({before_change})").format(
                          before_change=_tr(_BEFORE_WORDS[s.before_change]))))
         self.pass_delta.setText(delta)

@@ -324,7 +324,8 @@ class MainWindow(QMainWindow):
             self._script_path.name if self._script_path is not None else _tr("untitled"))
         self.setWindowTitle(f"{name}[*] - gradexplorer")
         self.sources.set_program_title(Path(self.program_filename).name if is_file_name(self.program_filename)
-                                       else (self._script_path.name if self._script_path is not None else _tr("untitled")))
+                                       else (self._script_path.name if self._script_path is not None
+                                             else _tr("untitled")))
 
     def _on_document_modification_changed(self, changed: bool) -> None:
         if changed:
@@ -948,10 +949,10 @@ class MainWindow(QMainWindow):
         """The sentence for a program that keeps running after Stop: where it is, why, and what can be done."""
         at = _tr(" It is at {where}.").format(where=where) if where else ""
         return (_tr("The program does not stop.{at} It is either in a call that Python cannot interrupt from outside "
-                    "(a sleep, a read from a terminal or a socket, a lock, a long native op) or it catches every Stop (a "
-                    "bare `except:`). Stop keeps trying. You can wait, or quit gradexplorer (unsaved work is offered for "
-                    "saving first). Programs like this stop at once in the isolated engine (the Engine box: isolated "
-                    "process).").format(at=at))
+                    "(a sleep, a read from a terminal or a socket, a lock, a long native op) or it catches every Stop "
+                    "(a bare `except:`). Stop keeps trying. You can wait, or quit gradexplorer (unsaved work is "
+                    "offered for saving first). Programs like this stop at once in the isolated engine (the Engine "
+                    "box: isolated process).").format(at=at))
 
     def _on_runs_stuck(self, where: str) -> None:
         why = self.stuck_reason(where)
@@ -1059,7 +1060,8 @@ class MainWindow(QMainWindow):
             self._show_picture(result)
             self._show_figures(cap.figures)
         self.tensors_pane.show_explanations(cap.explanations)
-        self.modules_pane.show_rows(result.module_rows if result.module_rows is not None else audit_rows(cap.modules, phrase_text))
+        self.modules_pane.show_rows(result.module_rows if result.module_rows is not None
+                                    else audit_rows(cap.modules, phrase_text))
         self.gradient_flow_pane.show_flows(*(result.flow if result.flow is not None else flow_of(cap)))
         self.last_gui_seconds = time.perf_counter() - started
         self.editor.set_error_line(cap.error.program_line if cap.error is not None else None)
@@ -1118,7 +1120,8 @@ class MainWindow(QMainWindow):
                 kept = _tr(" (its first picture is shown; the rest was not computed)")
             else:
                 kept = _tr(" (the previous capture is still shown)") if self.result is not None else ""
-            self.status.setText((_tr("Stopped") if cap.error.kind == "stopped" else phrase_text(cap.error.headline_phrase())) + kept)
+            said = _tr("Stopped") if cap.error.kind == "stopped" else phrase_text(cap.error.headline_phrase())
+            self.status.setText(said + kept)
             return
         self._show_result(result)
         self._autosave_capture()
