@@ -3,7 +3,7 @@
 Usage::
 
     python scripts/make_screenshot.py [OUT.png]    (default docs/screenshot.png)
-    python scripts/make_screenshot.py --docs [DIR] (every docs picture, default docs/)
+    python scripts/make_screenshot.py --docs [DIR] (every English docs picture, default docs/)
     python scripts/make_screenshot.py --replay [DIR] (the replay pictures only)
     python scripts/make_screenshot.py --compare [DIR] (the comparison pictures only)
     python scripts/make_screenshot.py --zh-TW [DIR] (the app in Traditional Chinese)

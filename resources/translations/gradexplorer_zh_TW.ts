@@ -3331,6 +3331,16 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
     </message>
     <message>
       <location filename="../../gradexplorer/core/analysis/replay.py" />
+      <source>The engine ran this pass on {count} threads: the one that started it and {threads} (each device has an engine thread of its own)</source>
+      <translation>引擎在 {count} 個執行緒上執行這次反向傳播：啟動它的那個，以及 {threads}（每個裝置都有自己的引擎執行緒）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/analysis/replay.py" />
+      <source>This node ran on the engine thread {thread}, not on the one that started the pass</source>
+      <translation>這個節點是在引擎執行緒 {thread} 上執行的，而不是在啟動這次反向傳播的執行緒上</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/analysis/replay.py" />
       <source>Receives: {values}</source>
       <translation>收到：{values}</translation>
     </message>

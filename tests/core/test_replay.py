@@ -259,3 +259,116 @@ def test_a_reopened_session_replays_as_the_run_did(tmp_path):
     for index in range(2):
         ran, read = replay_of(cap, index), replay_of(reopened, index)
         assert [step_text(read, i) for i in range(len(read))] == [step_text(ran, i) for i in range(len(ran))]
+
+
+def _plain_threads(program: str) -> list[dict[str, str]]:
+    """Per pass, ``op -> name of the thread that ran it`` where that is not the thread that called ``backward()``,
+    from pre-hooks on every node of a plain PyTorch run (a pre-hook runs on its node's engine thread)."""
+    import threading
+
+    namespace = {"torch": torch, "nn": torch.nn}
+    passes: list[dict] = []
+    backward = torch.Tensor.backward
+
+    def hooked(tensor, *args, **kwargs):
+        calls: dict = {}
+        passes.append(calls)
+        caller = threading.get_ident()
+        stack, seen, handles = [tensor.grad_fn], set(), []
+        while stack:
+            node = stack.pop()
+            if node is None or node in seen:
+                continue
+            seen.add(node)
+
+            def note(grads, node=node):
+                if threading.get_ident() != caller:
+                    calls[node.name().rsplit("::", 1)[-1]] = threading.current_thread().name
+
+            handles.append(node.register_prehook(note))
+            stack.extend(n for n, _ in node.next_functions)
+        try:
+            return backward(tensor, *args, **kwargs)
+        finally:
+            for handle in handles:
+                handle.remove()
+
+    torch.Tensor.backward = hooked
+    try:
+        exec(compile(textwrap.dedent(program), "<plain>", "exec"), namespace)  # noqa: S102 - our own programs
+    finally:
+        torch.Tensor.backward = backward
+    return passes
+
+
+def _recorded_threads(cap, pass_index: int) -> dict[str, str]:
+    nodes = cap.graph.nodes
+    return {nodes[n]["op"].rsplit("::", 1)[-1]: nodes[n]["grad_threads"][pass_index] for n in nodes
+            if pass_index in nodes[n].get("grad_threads", ())}
+
+
+@pytest.mark.parametrize("program", [SEED_LESSON, DIAMOND, HOOKS, THREAD])
+def test_each_node_is_told_the_thread_it_ran_on_as_plain_pytorch_ran_it(program):
+    plain = _plain_threads(program)
+    cap = capture(program)
+    assert len(cap.passes) == len(plain)
+    for index, threads in enumerate(plain):
+        # CPU work runs on the thread that calls backward(): no node of these passes ran elsewhere, in
+        # plain PyTorch or in the capture, and no step says it did.
+        assert _recorded_threads(cap, index) == {} and threads == {}
+        replay = replay_of(cap, index)
+        assert replay.threads == () and all(replay.step(i).thread is None for i in range(len(replay)))
+        assert not any("engine thread" in step_text(replay, i) for i in range(len(replay)))
+
+
+def test_a_node_stored_from_another_thread_is_noted_with_that_threads_name():
+    import threading
+
+    from gradexplorer.core.capture.recording import _PassGradients
+
+    grads = _PassGradients()  # made on the thread that starts the pass
+    grads["here"] = ((), ())
+    worker = threading.Thread(target=grads.__setitem__, args=("there", ((), ())), name="cuda-engine-0")
+    worker.start()
+    worker.join()
+    assert list(grads) == ["here", "there"] and grads.threads == {"there": "cuda-engine-0"}
+
+
+def test_a_pass_that_ran_on_two_engine_threads_says_so_at_its_first_step_and_at_each_node(tmp_path):
+    from gradexplorer.core.io.session import load_session, save_session, session_from_capture
+
+    cap = capture(SEED_LESSON)
+    nodes = cap.graph.nodes
+    # What a cpu + cuda pass records (the cuda nodes ran on the device's engine thread): one node, here.
+    mul = next(n for n in nodes if nodes[n]["names"] and nodes[n]["names"][0] == "e")
+    nodes[mul]["grad_threads"] = {0: "Dummy-3"}
+    save_session(session_from_capture(cap), tmp_path / "two.gxsession")
+    reopened = load_session(tmp_path / "two.gxsession").capture
+    assert reopened.graph.nodes[mul]["grad_threads"] == {0: "Dummy-3"}
+    replay = replay_of(reopened, 0)
+    assert replay.threads == ("Dummy-3",)
+    first = step_text(replay, 0).splitlines()
+    assert ("The engine ran this pass on 2 threads: the one that started it and 'Dummy-3' (each device has an "
+            "engine thread of its own)") in first
+    at = replay.order.index(mul)
+    assert "This node ran on the engine thread 'Dummy-3', not on the one that started the pass" in \
+        step_text(replay, at).splitlines()
+    others = [i for i in range(len(replay)) if i != at]
+    assert not any("This node ran on" in step_text(replay, i) for i in others)
+
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_a_pass_over_cpu_and_cuda_records_the_device_threads_plain_pytorch_ran_the_nodes_on():
+    program = """\
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x.to("cuda") * 3).sin()
+    z = (y.to("cpu") * x).sum()
+    z.backward()
+    """
+    plain = _plain_threads(program)
+    cap = capture(textwrap.dedent(program))
+    recorded = _recorded_threads(cap, 0)
+    assert recorded and set(recorded) == set(plain[0])  # the cuda nodes, off the calling thread
+    replay = replay_of(cap, 0)
+    assert len(replay.threads) >= 1 and "threads: the one that started it" in step_text(replay, 0)

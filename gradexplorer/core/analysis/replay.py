@@ -70,6 +70,8 @@ class ReplayStep:
     hooks: tuple[HookFiring, ...]
     leaf: LeafPass | None
     raised: str | None
+    #: The engine thread that ran the node, when not the one that started the pass (a CUDA device's own).
+    thread: str | None = None
 
 
 class Replay:
@@ -87,7 +89,10 @@ class Replay:
     thread : str or None
         The thread the pass ran on when it was not the program's own (one the
         program started): the engine runs a CPU pass on the thread that calls
-        ``backward()``.
+        ``backward()``. Nodes it ran on another thread (each CUDA device has
+        an engine thread of its own) say so in their step
+        (:attr:`ReplayStep.thread`, the graph's ``grad_threads``), and
+        :attr:`threads` lists every thread the pass ran on.
     """
 
     def __init__(self, graph: nx.DiGraph, pass_index: int, raised_at: str | None = None, error: str | None = None,
@@ -101,6 +106,11 @@ class Replay:
         #: Node ids in the order the engine ran them.
         self.order: tuple[str, ...] = tuple(node for _, node in ran)
         self._raised = (raised_at, error or "")
+        nodes = graph.nodes
+        #: The engine threads other than the pass's own that ran some of its nodes, in the order first seen.
+        self.threads: tuple[str, ...] = tuple(dict.fromkeys(
+            nodes[node]["grad_threads"][pass_index] for node in self.order
+            if pass_index in nodes[node].get("grad_threads", ())))
 
     def __len__(self) -> int:
         return len(self.order)
@@ -122,7 +132,8 @@ class Replay:
                       for h in attrs.get("hooks", ()) for call in h.calls if call.pass_index == self.pass_index)
         leaf = attrs.get("accumulation", {}).get(self.pass_index) if attrs.get("kind") == "leaf" else None
         raised = self._raised[1] if node == self._raised[0] else None
-        return ReplayStep(position, node, tuple(received), sent, hooks, leaf, raised)
+        thread = attrs.get("grad_threads", {}).get(self.pass_index)
+        return ReplayStep(position, node, tuple(received), sent, hooks, leaf, raised, thread)
 
     def reached(self, position: int) -> frozenset[str]:
         """The nodes the engine had run up to and including step ``position``."""
@@ -172,6 +183,13 @@ def step_text(replay: Replay, position: int, say=str) -> str:
     if replay.thread:
         lines.append(phrase("Run on the thread {thread} (the pass was started there, not on the program's own)",
                             thread=repr(replay.thread)))
+    if replay.threads and position == 0:
+        lines.append(phrase("The engine ran this pass on {count} threads: the one that started it and {threads} "
+                            "(each device has an engine thread of its own)", count=len(replay.threads) + 1,
+                            threads=", ".join(map(repr, replay.threads))))
+    if step.thread is not None:
+        lines.append(phrase("This node ran on the engine thread {thread}, not on the one that started the pass",
+                            thread=repr(step.thread)))
     if attrs.get("path"):
         lines.append(f"grad_fn: {attrs['path']}")
     for hook in step.hooks:  # they ran on the gradient on its way in: what the node receives is what they left

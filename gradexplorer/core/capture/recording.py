@@ -313,6 +313,12 @@ class PassRecord:
         reach and every parameter of a module that ran.
     thread : str or None
         The name of the thread that ran it, when not the capture's own.
+    node_threads : dict of Node to str
+        The nodes the engine ran on another thread than the one that started
+        the pass (a device's own engine thread: each CUDA device gets one), by
+        the name Python gives that thread; empty when the pass ran on one
+        thread (every CPU-only pass). Filled by the taps
+        (:class:`_PassGradients`).
     raised_at : Node or None
         For a pass that raised: the node the engine was running when it did
         (its gradient was handed to it; :meth:`Recorder._note_raising_node`).
@@ -325,7 +331,7 @@ class PassRecord:
     inputs: list[tuple[Node, int]]
     retain_graph: bool
     create_graph: bool
-    node_grads: dict[Node, tuple[tuple, tuple]] = field(default_factory=dict)
+    node_grads: dict[Node, tuple[tuple, tuple]] = field(default_factory=lambda: _PassGradients())
     results: tuple[PendingRecord | None, ...] = ()
     error: str | None = None
     root_ids: list[int] = field(default_factory=list)
@@ -333,6 +339,32 @@ class PassRecord:
     leaf_grads: dict[Node, list] = field(default_factory=dict)
     thread: str | None = None
     raised_at: Node | None = None
+
+    @property
+    def node_threads(self) -> dict[Node, str]:
+        return getattr(self.node_grads, "threads", {})
+
+
+class _PassGradients(dict):
+    """A pass's ``node -> gradients`` (in the order the engine ran the nodes) and the threads that ran them.
+
+    The taps fire on the thread that ran their node: the thread that called
+    ``backward()`` for CPU work, a device's own engine thread for a CUDA
+    device's nodes. ``home`` is the thread that started the pass; a node
+    stored from another one is noted in ``threads`` with that thread's name.
+    """
+
+    __slots__ = ("home", "threads")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.home = threading.get_ident()  # made in the call that starts the pass (Recorder._run_pass)
+        self.threads: dict[Node, str] = {}
+
+    def __setitem__(self, node, grads) -> None:
+        if threading.get_ident() != self.home:
+            self.threads[node] = threading.current_thread().name
+        super().__setitem__(node, grads)
 
 
 class _GradTap:

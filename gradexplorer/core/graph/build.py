@@ -84,6 +84,11 @@ Node attributes
 ``grad_order`` : dict of int to int
     Per pass, the position at which autograd ran this node (0 = first), so
     "the first NaN in backward" is well defined.
+``grad_threads`` : dict of int to str (only on nodes that have one)
+    Per pass, the thread the engine ran this node on, where it was not the
+    thread that started the pass (a CUDA device's own engine thread); the
+    key is absent on nodes every pass ran on its own thread (all of a
+    CPU-only program's).
 ``shape`` : tuple of int or None; ``dtype``, ``device`` : str or None
     Of ``value``.
 
@@ -545,10 +550,13 @@ def _node_items(order: list[Node], facts: list[tuple], ids: dict[Node, str], edg
     """Each node's attribute dict (the module docstring's schema, ``path`` filled later)."""
     module_paths = {key: names[0] for key, (_, names) in bindings.modules.items()}
     grad_order: dict[Node, dict[int, int]] = {}
+    grad_threads: dict[Node, dict[int, str]] = {}
     on_path: dict[Node, tuple[int, ...]] = {}
     for p in passes:
         for position, node in enumerate(p.node_grads):
             grad_order.setdefault(node, {})[p.index] = position
+        for node, thread in p.node_threads.items():
+            grad_threads.setdefault(node, {})[p.index] = thread
         for node in p.reachable:
             on_path[node] = on_path.get(node, ()) + (p.index,)
     consumed = {v for _, v in edge_attrs}
@@ -615,6 +623,8 @@ def _node_items(order: list[Node], facts: list[tuple], ids: dict[Node, str], edg
             "dtype": value.dtype if value is not None else None,
             "device": value.device if value is not None else None,
         }))
+        if node in grad_threads:
+            node_items[-1][1]["grad_threads"] = grad_threads[node]
     return node_items
 
 

@@ -347,7 +347,18 @@ def _node_attrs(d: dict, path: str) -> dict:
         "shape": None if value is None else value.shape,
         "dtype": None if value is None else value.dtype,
         "device": None if value is None else value.device,
+        **({"grad_threads": _grad_threads(d["grad_threads"], (path, ".grad_threads"))} if "grad_threads" in d else {}),
     }
+
+
+def _grad_threads(d, path) -> dict[int, str]:
+    """The threads the engine ran a node on, by pass (only nodes some pass ran off its own thread have them)."""
+    threads = {}
+    for key, value in _R.obj(d, path).items():
+        if not key.isdigit():
+            raise _R.fail(path, "keyed by pass numbers")
+        threads[int(key)] = _R.str_(value, (path, f".{key}"))
+    return threads
 
 
 #: Exact types of a graph node's plain fields, for :func:`_node_attrs`'s one test.

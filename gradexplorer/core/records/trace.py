@@ -68,6 +68,7 @@ class PassTrace(Protocol):
     reachable: dict
     leaf_grads: dict[Node, list]
     thread: str | None
+    node_threads: dict[Node, str]
     raised_at: Node | None
 
 
