@@ -929,6 +929,16 @@ MUTANTS = (
            'said = _said(e["phrase"], (p, ".phrase")) if "phrase" in e else _said(e.get("sentence"), (p, ".sentence"))',
            'said = _said(e.get("phrase"), (p, ".phrase"))',
            ("tests/core/test_phrases.py::test_a_session_saved_before_phrases_still_opens_with_its_english_words",)),
+    Mutant("a node run on another thread than the pass's is not noted", "gradexplorer/core/capture/recording.py",
+           "            self.threads[node] = threading.current_thread().name\n", "            pass\n",
+           ("tests/core/test_replay.py::test_a_node_stored_from_another_thread_is_noted_with_that_threads_name",)),
+    Mutant("the replay does not say which engine thread ran a node", "gradexplorer/core/analysis/replay.py",
+           'thread = attrs.get("grad_threads", {}).get(self.pass_index)', "thread = None",
+           ("tests/core/test_replay.py::test_a_pass_that_ran_on_two_engine_threads_says_so_at_its_first_step_and_at_each_node",)),
+    Mutant("a reopened session forgets the engine threads", "gradexplorer/core/io/decode.py",
+           '**({"grad_threads": _grad_threads(d["grad_threads"], (path, ".grad_threads"))} if "grad_threads" in d else {}),',
+           "",
+           ("tests/core/test_replay.py::test_a_pass_that_ran_on_two_engine_threads_says_so_at_its_first_step_and_at_each_node",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the
