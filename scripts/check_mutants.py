@@ -939,6 +939,14 @@ MUTANTS = (
            '**({"grad_threads": _grad_threads(d["grad_threads"], (path, ".grad_threads"))} if "grad_threads" in d else {}),',
            "",
            ("tests/core/test_replay.py::test_a_pass_that_ran_on_two_engine_threads_says_so_at_its_first_step_and_at_each_node",)),
+    Mutant("an error the isolated engine writes loses its phrase", "gradexplorer/core/isolated/engine.py",
+           'return ErrorReport("crashed", "os._exit", message, line, traceback=message, said=said)',
+           'return ErrorReport("crashed", "os._exit", message, line, traceback=message)',
+           ("tests/core/test_phrases.py::test_an_error_gradexplorer_wrote_keeps_its_phrase_through_a_session",
+            "tests/ui/test_language.py::test_the_errors_we_write_are_said_in_chinese_and_python_s_own_stay_as_python_wrote_them")),
+    Mutant("a session file's error is said in English whatever the language", "gradexplorer/ui/main_window.py",
+           "why = error_text(exc) if isinstance(exc, DocumentError)", "why = str(exc) if isinstance(exc, DocumentError)",
+           ("tests/ui/test_language.py::test_the_errors_we_write_are_said_in_chinese_and_python_s_own_stay_as_python_wrote_them",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

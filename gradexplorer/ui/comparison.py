@@ -33,7 +33,7 @@ from ..core.io.session import SESSION_SUFFIX, load_session
 from ..core.records.capture import Capture
 from ..core.records.diff import STATUSES, CaptureDiff
 from ..core.records.errors import DocumentError
-from .language import N_, phrase_text, translator_for
+from .language import N_, error_text, phrase_text, translator_for
 from .worker import prepare_view
 
 __all__ = ["Comparison", "ComparisonController", "prepare_comparison"]
@@ -117,7 +117,7 @@ class ComparisonController(QObject):
         try:
             prepared = window._view_job("compare", lambda: prepare_comparison(path, result.capture, result.pass_index))
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays as it is
-            why = str(exc) if isinstance(exc, (DocumentError, OSError)) else f"{type(exc).__name__}: {exc}"
+            why = error_text(exc) if isinstance(exc, (DocumentError, OSError)) else f"{type(exc).__name__}: {exc}"
             window.console.append_message(_tr("Cannot compare with {name}: {why}").format(
                 name=path.name, why=why), error=True)
             window.status.setText(_tr("Cannot compare with {name}").format(name=path.name))

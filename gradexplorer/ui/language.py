@@ -35,7 +35,7 @@ from ..core.records.phrases import PHRASE_CONTEXT, place_of
 from ..resources import resource_root
 
 __all__ = ["LANGUAGES", "N_", "active_language", "catalogue_path", "choose_language", "install_language",
-           "error_text", "phrase_text", "place_text", "system_language", "translator_for"]
+           "error_report_text", "error_text", "phrase_text", "place_text", "system_language", "translator_for"]
 
 #: The languages the app speaks, each named in itself (a menu entry a reader of it recognises).
 LANGUAGES = {"en": "English", "zh_TW": "繁體中文"}
@@ -85,6 +85,14 @@ def error_text(exc: BaseException) -> str:
     """An error of ours in the reader's language (its phrase, when it was raised with one); others as they are."""
     said = getattr(exc, "said", None)
     return phrase_text(said) if said is not None else str(exc)
+
+
+def error_report_text(report) -> str:
+    """An :class:`~gradexplorer.core.records.errors.ErrorReport`'s traceback for the console, its first words in
+    the reader's language when gradexplorer wrote them (the process died) and Python's own otherwise."""
+    if report.said is None or not report.traceback.startswith(report.message):
+        return report.traceback
+    return phrase_text(report.said) + report.traceback[len(report.message):]
 
 
 def place_text(source) -> str:

@@ -72,8 +72,8 @@ from .graph_view import GraphView
 from .idle_collector import IdleCollector
 from .inspector import Inspector
 from .jobs import JobRunner
-from .language import (LANGUAGES, N_, active_language, choose_language, error_text, phrase_text, place_text,
-                       translator_for)
+from .language import (LANGUAGES, N_, active_language, choose_language, error_report_text, error_text, phrase_text,
+                       place_text, translator_for)
 from .modules_pane import ModulesPane
 from .plots_pane import PlotsPane
 from .comparison import ComparisonController
@@ -446,7 +446,7 @@ class MainWindow(QMainWindow):
         try:
             session, prepared = self.jobs.run_and_wait("open", lambda: _read_and_prepare(path))
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the current work stays as it is
-            why = str(exc) if isinstance(exc, DocumentError) else f"{type(exc).__name__}: {exc}"
+            why = error_text(exc) if isinstance(exc, DocumentError) else f"{type(exc).__name__}: {exc}"
             self.console.append_message(_tr("Cannot open {name}: {why}").format(name=path.name, why=why), error=True)
             self.status.setText(_tr("Cannot open {name}").format(name=path.name))
             return False
@@ -1066,7 +1066,7 @@ class MainWindow(QMainWindow):
         self.last_gui_seconds = time.perf_counter() - started
         self.editor.set_error_line(cap.error.program_line if cap.error is not None else None)
         if cap.error is not None:
-            self.console.append_message(cap.error.traceback, error=True)
+            self.console.append_message(error_report_text(cap.error), error=True)
         for sentence in cap.restored:  # what the program changed in the process, put back
             self.console.append_message(_tr("gradexplorer: {sentence}").format(sentence=sentence))
 

@@ -3615,6 +3615,106 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
       <translation>有變</translation>
     </message>
     <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>this session was made by gradexplorer {made_by} or newer (session format {version}); this is gradexplorer {this}, which reads format {reads}: please upgrade gradexplorer</source>
+      <translation>這個工作階段是由 gradexplorer {made_by} 或更新版本建立的（工作階段格式 {version}）；這是 gradexplorer {this}，只能讀取格式 {reads}：請升級 gradexplorer</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>this file has an unknown {format} version ({version})</source>
+      <translation>這個檔案的 {format} 版本不明（{version}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>this is not a gradexplorer session (no 'format': 'gradexplorer.session' in it)</source>
+      <translation>這不是 gradexplorer 工作階段（其中沒有 'format': 'gradexplorer.session'）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>{name} is not a session file (neither a session container nor UTF-8 text)</source>
+      <translation>{name} 不是工作階段檔案（既不是工作階段容器，也不是 UTF-8 文字）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>{name} is a zip file but not a gradexplorer session (no {member} in it)</source>
+      <translation>{name} 是 zip 檔，但不是 gradexplorer 工作階段（其中沒有 {member}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>{name} unpacks to {size} MiB; sessions larger than {most} MiB are not opened</source>
+      <translation>{name} 解壓後有 {size} MiB；超過 {most} MiB 的工作階段不會開啟</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>not a session file: invalid JSON at line {line}, column {column} ({why}); the file may be truncated or damaged</source>
+      <translation>不是工作階段檔案：第 {line} 行第 {column} 欄的 JSON 無效（{why}）；檔案可能被截斷或損毀</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>this is not a gradexplorer session (the JSON is not an object)</source>
+      <translation>這不是 gradexplorer 工作階段（JSON 不是物件）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>cannot open {name}: {why}</source>
+      <translation>無法開啟 {name}：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>cannot open {name}: it is {problem}, not a session file</source>
+      <translation>無法開啟 {name}：它是{problem}，不是工作階段檔案</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>{name} is {size} MiB; sessions larger than {most} MiB are not opened</source>
+      <translation>{name} 有 {size} MiB；超過 {most} MiB 的工作階段不會開啟</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/session.py" />
+      <source>cannot read {name}: {why}</source>
+      <translation>無法讀取 {name}：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/validate.py" />
+      <source>not a valid session: {where} should be {expected}</source>
+      <translation>不是有效的工作階段：{where} 應該是 {expected}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/validate.py" />
+      <source>not a valid session: {where} lacks '{name}'</source>
+      <translation>不是有效的工作階段：{where} 缺少 '{name}'</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/isolated/engine.py" />
+      <source> at line {line}</source>
+      <translation>（第 {line} 行）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/isolated/engine.py" />
+      <source>the program called os._exit({code}){where}; its process ended there (as far as it got: its output is kept, the graph is not)</source>
+      <translation>程式呼叫了 os._exit({code}){where}；它的行程就此結束（保留了到那時為止的輸出，但沒有計算圖）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/isolated/engine.py" />
+      <source> (killed: most likely out of memory, by the system)</source>
+      <translation>（被系統終止：很可能是記憶體不足）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/isolated/engine.py" />
+      <source>the program's process died with {signal}{where}{why}; as far as it got: its output is kept, the graph is not</source>
+      <translation>程式的行程因 {signal}{where}{why}而終止；保留了到那時為止的輸出，但沒有計算圖</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/isolated/engine.py" />
+      <source>the program's process exited with code {code} before sending its capture</source>
+      <translation>程式的行程在送出擷取結果之前就以代碼 {code} 結束</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/isolated/engine.py" />
+      <source>stopped by the user (the program's process was killed)</source>
+      <translation>已由使用者停止（程式的行程已被終止）</translation>
+    </message>
+    <message>
       <location filename="../../gradexplorer/core/records/errors.py" />
       <source>{exc_type}{where}: {message}</source>
       <translation>{exc_type}{where}：{message}</translation>

@@ -101,3 +101,15 @@ def test_a_session_saved_before_phrases_still_opens_with_its_english_words():
     assert str(warning.message) == str(next(w for m in cap.modules for w in m.warnings
                                             if w.code == "plain_tensor_attribute").message)
     assert str(warning.fix) == "an old fix"
+
+
+def test_an_error_gradexplorer_wrote_keeps_its_phrase_through_a_session():
+    from gradexplorer.core.isolated.engine import capture_isolated
+
+    cap = capture_isolated("import os\nos._exit(3)\n")
+    assert cap.error.said is not None and str(cap.error.said) == cap.error.message
+    again = read_session_bytes(session_to_bytes(session_from_capture(cap))).capture
+    assert again.error == cap.error
+    # Our words through the catalogue (the headline, the place, the sentence), the exit code and line as facts.
+    assert again.error.headline_phrase().render(_marked).startswith(
+        "«os._exit« at «line 2»»: «the program called os._exit(3)« at line 2»; its process ended there")

@@ -307,3 +307,27 @@ def test_installing_a_language_gives_qt_s_own_buttons_in_it_too(qapp, speaks):
     assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "取消"  # qtbase_zh_TW.qm
     assert speaks("en") and language.active_language() == "en"
     assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "Cancel"
+
+
+def test_the_errors_we_write_are_said_in_chinese_and_python_s_own_stay_as_python_wrote_them(qtbot, settings,
+                                                                                          tmp_path, speaks):
+    from gradexplorer.core.isolated.engine import capture_isolated
+    from gradexplorer.ui.language import error_report_text, phrase_text
+
+    speaks("zh_TW")
+    window = make_window(qtbot, settings, tmp_path / "data")
+    damaged = tmp_path / "damaged.gxsession"
+    damaged.write_text('{"format": "gradexplorer.session", "schema_version": 99, "app_version": "9.9"}',
+                       encoding="utf-8")
+    assert not window.open_session(damaged, prompt=False)
+    console = window.console.toPlainText()
+    assert ("無法開啟 damaged.gxsession：這個工作階段是由 gradexplorer 9.9 或更新版本建立的（工作階段格式 99）"
+            in console)
+    crashed = capture_isolated("import os\nprint('x')\n\nos._exit(3)\n")  # the isolated engine's own words
+    assert crashed.error.message.startswith("the program called os._exit(3) at line 4")
+    assert phrase_text(crashed.error.headline_phrase()).startswith("os._exit（第 4 行）：程式呼叫了 os._exit(3)（第 4 行）")
+    assert error_report_text(crashed.error).startswith("程式呼叫了 os._exit(3)（第 4 行）；它的行程就此結束")
+    window.editor.setPlainText("x = (1 +\n")  # Python's own message is Python's: only our words around it change
+    run_and_wait(qtbot, window)
+    assert window.result.capture.error.said is None
+    assert window.status.text().startswith("錯誤（第 1 行）：SyntaxError")

@@ -706,7 +706,8 @@ def _error_report(doc: dict) -> ErrorReport | None:
                             _R.int_(e.get("line"), "capture.error.line", optional=True),
                             _R.int_(e.get("column"), "capture.error.column", optional=True),
                             _R.str_(e.get("traceback", ""), "capture.error.traceback", long=True), tuple(frames),
-                            _R.str_(e.get("file"), "capture.error.file", optional=True))
+                            _R.str_(e.get("file"), "capture.error.file", optional=True),
+                            _said(e.get("said"), "capture.error.said", optional=True))
     return error
 
 

@@ -104,6 +104,7 @@ from ..capture.run import versions
 from ..collector import paused_collection
 from ..records.capture import Capture
 from ..records.errors import DocumentError
+from ..records.phrases import phrase
 from .capture_json import FORMAT as CAPTURE_FORMAT
 from .capture_json import SCHEMA_VERSION as CAPTURE_SCHEMA
 from .capture_json import DEFAULT_FILE_VALUES, InlineValues, TensorSink, capture_to_dict
@@ -341,14 +342,17 @@ def _upgrade(doc: dict) -> dict:
             return doc
         if fmt == FORMAT and isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
             made_by = doc.get("app_version") if isinstance(doc.get("app_version"), str) else "a newer version"
-            raise DocumentError(f"this session was made by gradexplorer {made_by} or newer "
-                                f"(session format {version}); this is gradexplorer {__version__}, "
-                                f"which reads format {SCHEMA_VERSION}: please upgrade gradexplorer")
+            raise DocumentError(phrase(
+                "this session was made by gradexplorer {made_by} or newer (session format {version}); this is "
+                "gradexplorer {this}, which reads format {reads}: please upgrade gradexplorer", made_by=made_by,
+                version=version, this=__version__, reads=SCHEMA_VERSION))
         step = MIGRATIONS.get((fmt, version))
         if step is None or seen > 10:
             if fmt in (FORMAT, CAPTURE_FORMAT):
-                raise DocumentError(f"this file has an unknown {fmt} version ({version!r})")
-            raise DocumentError("this is not a gradexplorer session (no 'format': 'gradexplorer.session' in it)")
+                raise DocumentError(phrase("this file has an unknown {format} version ({version})", format=fmt,
+                                           version=repr(version)))
+            raise DocumentError(phrase("this is not a gradexplorer session (no 'format': 'gradexplorer.session' in "
+                                       "it)"))
         doc = step(doc)
         seen += 1
 
@@ -366,17 +370,20 @@ def read_session_bytes(data: bytes, *, name: str = "the file", max_bytes: int = 
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise DocumentError(f"{name} is not a session file (neither a session container nor UTF-8 text)") from None
+            raise DocumentError(phrase("{name} is not a session file (neither a session container nor UTF-8 text)",
+                                       name=name)) from None
         return read_session_text(text)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             members = {info.filename: info for info in zf.infolist()}
             if _DOCUMENT not in members:
-                raise DocumentError(f"{name} is a zip file but not a gradexplorer session (no {_DOCUMENT} in it)")
+                raise DocumentError(phrase("{name} is a zip file but not a gradexplorer session (no {member} in it)",
+                                           name=name, member=_DOCUMENT))
             total = sum(info.file_size for info in members.values()) + (0 if partial is None else partial.size)
             if total > max_bytes:
-                raise DocumentError(f"{name} unpacks to {total / 2**20:,.0f} MiB; sessions larger than "
-                                    f"{max_bytes / 2**20:,.0f} MiB are not opened")
+                raise DocumentError(phrase("{name} unpacks to {size} MiB; sessions larger than {most} MiB are not "
+                                           "opened", name=name, size=f"{total / 2**20:,.0f}",
+                                           most=f"{max_bytes / 2**20:,.0f}"))
             text = zf.read(_DOCUMENT).decode("utf-8")
             lists = {key: _read_lines(zf, key, name) for key in _LINE_KEYS if _line_member(key) in members}
             raw = zf.read(_VALUES) if _VALUES in members else None
@@ -435,12 +442,13 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None, record
     except RecursionError:
         raise DocumentError("not a valid session: the JSON is nested too deeply") from None
     except json.JSONDecodeError as exc:
-        raise DocumentError(f"not a session file: invalid JSON at line {exc.lineno}, column {exc.colno} "
-                            f"({exc.msg}); the file may be truncated or damaged") from None
+        raise DocumentError(phrase("not a session file: invalid JSON at line {line}, column {column} ({why}); the "
+                                   "file may be truncated or damaged", line=exc.lineno, column=exc.colno,
+                                   why=exc.msg)) from None
     except ValueError as exc:  # e.g. numbers too long to convert
         raise DocumentError(f"not a valid session: {exc}") from None
     if not isinstance(doc, dict):
-        raise DocumentError("this is not a gradexplorer session (the JSON is not an object)")
+        raise DocumentError(phrase("this is not a gradexplorer session (the JSON is not an object)"))
     try:
         doc = _upgrade(doc)
         if lists is not None:
@@ -490,18 +498,21 @@ def load_session(path: str | os.PathLike, *, max_bytes: int = MAX_FILE_BYTES,
     try:
         info = path.stat()
     except OSError as exc:
-        raise DocumentError(f"cannot open {path.name}: {exc.strerror or exc}") from None
+        raise DocumentError(phrase("cannot open {name}: {why}", name=path.name,
+                                   why=str(exc.strerror or exc))) from None
     problem = not_a_regular_file(info)
     if problem:
-        raise DocumentError(f"cannot open {path.name}: it is {problem}, not a session file")
+        raise DocumentError(phrase("cannot open {name}: it is {problem}, not a session file", name=path.name,
+                                   problem=problem))
     size = info.st_size
     if size > max_bytes:
-        raise DocumentError(f"{path.name} is {size / 2**20:,.0f} MiB; sessions larger than "
-                            f"{max_bytes / 2**20:,.0f} MiB are not opened")
+        raise DocumentError(phrase("{name} is {size} MiB; sessions larger than {most} MiB are not opened",
+                                   name=path.name, size=f"{size / 2**20:,.0f}", most=f"{max_bytes / 2**20:,.0f}"))
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise DocumentError(f"cannot read {path.name}: {exc.strerror or exc}") from None
+        raise DocumentError(phrase("cannot read {name}: {why}", name=path.name,
+                                   why=str(exc.strerror or exc))) from None
     with paused_collection():  # as in save_session
         return read_session_bytes(data, name=path.name, max_bytes=max_bytes, records_out=records_out,
                                   partial=partial)

@@ -10,6 +10,7 @@ Places are kept as nested pairs and formatted only when something is wrong
 from __future__ import annotations
 
 from ..records.errors import DocumentError
+from ..records.phrases import phrase
 
 __all__ = ["MAX_NAME_CHARS"]
 
@@ -21,7 +22,9 @@ class _Reader:
     """Typed access to untrusted JSON with a path for error messages."""
 
     def fail(self, path, expected: str) -> DocumentError:
-        return DocumentError(f"not a valid session: {_at(path) or 'the document'} should be {expected}")
+        # The place and what it should be are the file's facts (a JSON path, a type's English name).
+        return DocumentError(phrase("not a valid session: {where} should be {expected}",
+                                    where=_at(path) or "the document", expected=expected))
 
     def obj(self, value, path: str) -> dict:
         if not isinstance(value, dict):
@@ -30,7 +33,8 @@ class _Reader:
 
     def key(self, d: dict, name: str, path: str):
         if name not in d:
-            raise DocumentError(f"not a valid session: {_at(path) or 'the document'} lacks '{name}'")
+            raise DocumentError(phrase("not a valid session: {where} lacks '{name}'", where=_at(path) or "the document",
+                                       name=name))
         return d[name]
 
     def str_(self, value, path: str, *, optional: bool = False, long: bool = False) -> str | None:

@@ -69,6 +69,7 @@ from ..io.session import load_session
 from ..records.capture import Capture
 from ..records.errors import DocumentError, ErrorReport
 from ..records.nodes import CaptureGraph
+from ..records.phrases import phrase
 from ..records.tensors import LateStats
 
 __all__ = ["KILLED", "capture_isolated", "default_memory_limit", "discard_spare", "wait_for_spare"]
@@ -211,27 +212,30 @@ def _crash_report(returncode: int, exit_line: tuple[int | None, int] | None, fau
                   filename: str) -> ErrorReport:
     if exit_line is not None:
         line, code = exit_line
-        where = f" at line {line}" if line else ""
-        message = (f"the program called os._exit({code}){where}; its process ended there (as far as it got: "
-                   f"its output is kept, the graph is not)")
-        return ErrorReport("crashed", "os._exit", message, line, traceback=message)
+        where = phrase(" at line {line}", line=line) if line else ""
+        said = phrase("the program called os._exit({code}){where}; its process ended there (as far as it got: its "
+                      "output is kept, the graph is not)", code=code, where=where)
+        message = said.render()
+        return ErrorReport("crashed", "os._exit", message, line, traceback=message, said=said)
     if returncode < 0:
         try:
             name = signal.Signals(-returncode).name
         except ValueError:
             name = f"signal {-returncode}"
         line = _fault_line(fault, filename)
-        where = f" at line {line}" if line else ""
-        why = " (killed: most likely out of memory, by the system)" if name == "SIGKILL" else ""
-        message = (f"the program's process died with {name}{where}{why}; as far as it got: its output is kept, "
-                   f"the graph is not")
+        where = phrase(" at line {line}", line=line) if line else ""
+        why = phrase(" (killed: most likely out of memory, by the system)") if name == "SIGKILL" else ""
+        said = phrase("the program's process died with {signal}{where}{why}; as far as it got: its output is kept, "
+                      "the graph is not", signal=name, where=where, why=why)
+        message = said.render()
         frames = [row.strip() for row in fault.splitlines() if f'File "{filename}"' in row]
         detail = ("\n\nwhere it was (innermost first):\n  " + "\n  ".join(frames)) if frames else ""
-        return ErrorReport("crashed", name, message, line, traceback=message + detail)
-    message = f"the program's process exited with code {returncode} before sending its capture"
+        return ErrorReport("crashed", name, message, line, traceback=message + detail, said=said)
+    said = phrase("the program's process exited with code {code} before sending its capture", code=returncode)
+    message = said.render()
     tail = child_stderr.strip()[-4000:]
     return ErrorReport("crashed", "ProcessExited", message, None,
-                       traceback=message + ("\n\n" + tail if tail else ""))
+                       traceback=message + ("\n\n" + tail if tail else ""), said=said)
 
 
 def _finish(process: subprocess.Popen, readers: list[threading.Thread]) -> None:
@@ -509,8 +513,8 @@ def _without_capture(link: _ChildLink, job: dict, base: Capture, refused: str, f
     _start_spare()  # the next run finds a child with its imports done
     base = replace(base, **link.output())
     if link.state["stopped"]:
-        return replace(base, error=ErrorReport("stopped", KILLED, "stopped by the user (the program's "
-                                               "process was killed)", None))
+        said = phrase("stopped by the user (the program's process was killed)")
+        return replace(base, error=ErrorReport("stopped", KILLED, said.render(), None, said=said))
     fault = ""
     fault_path = Path(job["fault_path"])
     if fault_path.exists():

@@ -98,6 +98,10 @@ class ErrorReport:
         ``(line, function name)`` pairs: read as the program's.)
     file : str or None
         The file of ``line``: None for the program, else as in ``frames``.
+    said : Phrase or None
+        ``message`` as a phrase when gradexplorer wrote it (the isolated
+        process died, was stopped): the app says it in the reader's language;
+        None for Python's own messages, which stay as Python wrote them.
     """
 
     kind: str
@@ -108,6 +112,7 @@ class ErrorReport:
     traceback: str = ""
     frames: tuple[tuple, ...] = ()
     file: str | None = None
+    said: Phrase | None = None
 
     @property
     def program_line(self) -> int | None:
@@ -132,7 +137,7 @@ class ErrorReport:
     def headline_phrase(self) -> Phrase:
         """:meth:`headline` as a phrase, for the app to say in the reader's language (the message stays Python's)."""
         where = phrase(" at {place}", place=place_of(self)) if self.line is not None else ""
-        first = self.message.splitlines()[0] if self.message else ""
+        first = self.said if self.said is not None else self.message.splitlines()[0] if self.message else ""
         if first:
             return phrase("{exc_type}{where}: {message}", exc_type=self.exc_type, where=where, message=first)
         return phrase("{exc_type}{where}", exc_type=self.exc_type, where=where)
