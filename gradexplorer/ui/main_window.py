@@ -1068,7 +1068,7 @@ class MainWindow(QMainWindow):
         if cap.error is not None:
             self.console.append_message(error_report_text(cap.error), error=True)
         for sentence in cap.restored:  # what the program changed in the process, put back
-            self.console.append_message(_tr("gradexplorer: {sentence}").format(sentence=sentence))
+            self.console.append_message(_tr("gradexplorer: {sentence}").format(sentence=phrase_text(sentence)))
 
     def _show_picture(self, result: CaptureResult) -> None:
         """Draw a result's graph (or say why there is none) and reset the picture's companions."""

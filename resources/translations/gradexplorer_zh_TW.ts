@@ -3515,6 +3515,146 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
       <translation>{spec} 不是 gradexplorer 能執行程式碼的裝置。現有裝置：{present}</translation>
     </message>
     <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code left the thread {thread} running; Stop or closing the window interrupts it</source>
+      <translation>你的程式碼讓執行緒 {thread} 繼續執行；按「停止」或關閉視窗會中斷它</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code called {call}; restored for the next run</source>
+      <translation>你的程式碼呼叫了 {call}；已為下一次執行還原</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code turned gradient recording off (torch.set_grad_enabled(False) or torch.no_grad().__enter__() at top level); the next run starts with it on</source>
+      <translation>你的程式碼關閉了梯度記錄（在最上層呼叫 torch.set_grad_enabled(False) 或 torch.no_grad().__enter__()）；下一次執行會以開啟狀態開始</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code left inference mode on; the next run starts with it off</source>
+      <translation>你的程式碼讓推論模式保持開啟；下一次執行會以關閉狀態開始</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code called torch.set_default_device({device}); the next run starts on {home} again</source>
+      <translation>你的程式碼呼叫了 torch.set_default_device({device})；下一次執行會再從 {home} 開始</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code called os.chdir() into a folder that is gone; restored for the next run</source>
+      <translation>你的程式碼用 os.chdir() 進入了一個已不存在的資料夾；已為下一次執行還原</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>the working directory {folder} could not be restored: {why}</source>
+      <translation>無法還原工作目錄 {folder}：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code changed sys.argv; restored for the next run</source>
+      <translation>你的程式碼改變了 sys.argv；已為下一次執行還原</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source> (added {paths})</source>
+      <translation>（加入了 {paths}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code changed sys.path{what}; restored for the next run</source>
+      <translation>你的程式碼改變了 sys.path{what}；已為下一次執行還原</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code replaced sys.{stream}; restored for the next run</source>
+      <translation>你的程式碼取代了 sys.{stream}；已為下一次執行還原</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code called warnings.{name} (line {line}); the warnings filters are restored for the next run</source>
+      <translation>你的程式碼呼叫了 warnings.{name}（第 {line} 行）；已為下一次執行還原警告篩選器</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code replaced warnings.showwarning; restored for the next run</source>
+      <translation>你的程式碼取代了 warnings.showwarning；已為下一次執行還原</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code replaced {owner}.{name}; the original is back for the next run</source>
+      <translation>你的程式碼取代了 {owner}.{name}；下一次執行會換回原本的</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code called gc.disable(); the garbage collector is on again for the next run</source>
+      <translation>你的程式碼呼叫了 gc.disable()；下一次執行時垃圾回收器會再次開啟</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code replaced {owner}.{name}; restored for the next run</source>
+      <translation>你的程式碼取代了 {owner}.{name}；已為下一次執行還原</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code changed os.environ ({keys}); restored for the next run</source>
+      <translation>你的程式碼改變了 os.environ（{keys}）；已為下一次執行還原</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/capture/process_state.py" />
+      <source>your code replaced or removed builtins ({names}); restored for the next run</source>
+      <translation>你的程式碼取代或移除了內建名稱（{names}）；已為下一次執行還原</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>nodes: {both} in both ({same} same, {changed} changed), {added} only in B (added), {removed} only in A (removed)</source>
+      <translation>節點：{both} 個兩次都有（{same} 個相同，{changed} 個有變），{added} 個只在 B（新增），{removed} 個只在 A（移除）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>  pass {number}: {changes}</source>
+      <translation>  第 {number} 次：{changes}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>passes that differ</source>
+      <translation>不同的反向傳播</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>why a name gets a gradient: reason codes that changed</source>
+      <translation>名稱為何得到梯度：改變了的原因代碼</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>how far B drifts from A (nodes in both runs)</source>
+      <translation>B 與 A 相差多少（兩次都有的節點）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>nodes that differ</source>
+      <translation>不同的節點</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>module state whose placement changed</source>
+      <translation>位置改變了的模組狀態</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>module audit warnings in one run only</source>
+      <translation>只出現在其中一次執行的模組檢查警告</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>  only in A: {warning}</source>
+      <translation>  只在 A：{warning}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/io/diff_report.py" />
+      <source>  only in B: {warning}</source>
+      <translation>  只在 B：{warning}</translation>
+    </message>
+    <message>
       <location filename="../../gradexplorer/core/io/diff_report.py" />
       <source>same</source>
       <translation>相同</translation>
@@ -3713,6 +3853,11 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
       <location filename="../../gradexplorer/core/isolated/engine.py" />
       <source>stopped by the user (the program's process was killed)</source>
       <translation>已由使用者停止（程式的行程已被終止）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/pipeline/steps.py" />
+      <source>the program's variables hold more than {most} values (tensors, modules, containers and their items): names were looked up in the first {most} only, so some tensors may show their op instead of their name</source>
+      <translation>程式的變數包含超過 {most} 個值（張量、模組、容器及其項目）：只在前 {most} 個中查找名稱，所以有些張量可能顯示其運算而不是名稱</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/core/records/errors.py" />

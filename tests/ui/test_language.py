@@ -331,3 +331,27 @@ def test_the_errors_we_write_are_said_in_chinese_and_python_s_own_stay_as_python
     run_and_wait(qtbot, window)
     assert window.result.capture.error.said is None
     assert window.status.text().startswith("錯誤（第 1 行）：SyntaxError")
+
+
+def test_a_comparison_and_a_restored_setting_are_said_in_chinese(qtbot, settings, tmp_path, speaks):
+    from gradexplorer.core.io.session import save_session
+
+    speaks("zh_TW")
+    window = make_window(qtbot, settings, tmp_path / "data")
+    window.editor.setPlainText("torch.set_default_dtype(torch.float64)\n" + ALIAS)
+    run_and_wait(qtbot, window)
+    assert torch.get_default_dtype() == torch.float32  # put back, as the console says
+    assert ("gradexplorer：你的程式碼呼叫了 torch.set_default_dtype(torch.float64)；已為下一次執行還原"
+            in window.console.toPlainText())
+    saved = tmp_path / "alias.gxsession"
+    save_session(window.current_session(), saved)
+    window.editor.setPlainText(ALIAS.replace("b = a\n", "b = a + 0\n"))
+    run_and_wait(qtbot, window)
+    assert window.comparison.compare_with(saved)
+    window.graph_view.select_node(window.result.capture.node_named("a"))
+    assert window.inspector.comparison_box.title() == "比較結果：有變，依「name」配對"
+    rows = {row[0]: row[1:] for row in window.inspector.comparison_table()}
+    assert rows["執行結束時的 .grad"] == ("1", "None", "只在其中一次執行")
+    assert "節點：1 個兩次都有（0 個相同，1 個有變），0 個只在 B（新增），0 個只在 A（移除）" in window.console.toPlainText()
+    assert window.status.text().startswith("已與 alias.gxsession 比較：0 個相同, 1 個有變")
+    window.comparison.end()

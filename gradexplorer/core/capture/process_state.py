@@ -51,6 +51,8 @@ from dataclasses import dataclass
 
 import torch
 
+from ..records.phrases import Phrase, phrase
+
 __all__ = ["ProcessState", "ThreadFlags", "WATCHED_ATTRIBUTES", "current_umask", "interrupt_program_threads",
            "program_threads", "read_state", "restore", "thread_flags", "threads_left_running"]
 
@@ -221,7 +223,7 @@ def thread_flags() -> ThreadFlags:
 
 
 def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
-            device: torch.device | None = None) -> tuple[str, ...]:
+            device: torch.device | None = None) -> tuple[Phrase, ...]:
     """Put back everything in ``before`` that the program changed; one sentence per change.
 
     Threads the program left running cannot be put back: each gets a
@@ -231,7 +233,7 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
     was set to) only report: the capture's own contexts reset those when
     they exit.
     """
-    notes: list[str] = []
+    notes: list[Phrase] = []
     if flags is not None:
         _note_flags(flags, device, notes)
     _restore_torch(before, notes)
@@ -239,29 +241,30 @@ def restore(before: ProcessState, flags: ThreadFlags | None = None, *,
     _restore_warnings(before, notes)
     _restore_interpreter(before, notes)
     for thread in threads_left_running(before):
-        notes.append(f"your code left the thread {thread.name!r} running; Stop or closing the window interrupts it")
+        notes.append(phrase("your code left the thread {thread} running; Stop or closing the window interrupts it",
+                            thread=repr(thread.name)))
     _restore_attributes(before, notes)
     return tuple(notes)
 
 
-def _restored(call: str) -> str:
+def _restored(call: str) -> Phrase:
     """The sentence for a setting the program changed by calling ``call``."""
-    return f"your code called {call}; restored for the next run"
+    return phrase("your code called {call}; restored for the next run", call=call)
 
 
-def _note_flags(flags: ThreadFlags, device: torch.device | None, notes: list[str]) -> None:
+def _note_flags(flags: ThreadFlags, device: torch.device | None, notes: list[Phrase]) -> None:
     """Say which of the run thread's modes the program left changed (the capture's contexts reset them)."""
     if not flags.grad_enabled:
-        notes.append("your code turned gradient recording off (torch.set_grad_enabled(False) or "
-                     "torch.no_grad().__enter__() at top level); the next run starts with it on")
+        notes.append(phrase("your code turned gradient recording off (torch.set_grad_enabled(False) or "
+                            "torch.no_grad().__enter__() at top level); the next run starts with it on"))
     if flags.inference_mode:
-        notes.append("your code left inference mode on; the next run starts with it off")
+        notes.append(phrase("your code left inference mode on; the next run starts with it off"))
     if device is not None and flags.default_device != device:
-        notes.append(f"your code called torch.set_default_device({str(flags.default_device)!r}); "
-                     f"the next run starts on {str(device)!r} again")
+        notes.append(phrase("your code called torch.set_default_device({device}); the next run starts on {home} "
+                            "again", device=repr(str(flags.default_device)), home=repr(str(device))))
 
 
-def _restore_torch(before: ProcessState, notes: list[str]) -> None:
+def _restore_torch(before: ProcessState, notes: list[Phrase]) -> None:
     """Put back torch's process-wide settings: default device and dtype, anomaly mode, determinism, threads."""
     if torch.get_default_device() != before.default_device:  # still set in this thread after the run
         torch.set_default_device(None if before.default_device == torch.device("cpu") else before.default_device)
@@ -281,7 +284,7 @@ def _restore_torch(before: ProcessState, notes: list[str]) -> None:
         torch.set_num_threads(before.num_threads)
 
 
-def _restore_sys(before: ProcessState, notes: list[str]) -> None:
+def _restore_sys(before: ProcessState, notes: list[Phrase]) -> None:
     """Put back the interpreter's process state: recursion limit, working folder, argv, path, streams."""
     if sys.getrecursionlimit() != before.recursion_limit:
         notes.append(_restored(f"sys.setrecursionlimit({sys.getrecursionlimit()})"))
@@ -291,49 +294,53 @@ def _restore_sys(before: ProcessState, notes: list[str]) -> None:
     except OSError:
         cwd = None
     if before.cwd and cwd != before.cwd:
-        notes.append(_restored(f"os.chdir({cwd!r})" if cwd else "os.chdir() into a folder that is gone"))
+        notes.append(_restored(f"os.chdir({cwd!r})") if cwd else
+                     phrase("your code called os.chdir() into a folder that is gone; restored for the next run"))
         try:
             os.chdir(before.cwd)
         except OSError as exc:
-            notes.append(f"the working directory {before.cwd!r} could not be restored: {exc}")
+            notes.append(phrase("the working directory {folder} could not be restored: {why}",
+                                folder=repr(before.cwd), why=str(exc)))
     if before.argv_list is not None and (sys.argv is not before.argv_list or tuple(sys.argv) != before.argv):
         # argparse scripts sometimes rewrite sys.argv; the next run is given its own.
-        notes.append("your code changed sys.argv; restored for the next run")
+        notes.append(phrase("your code changed sys.argv; restored for the next run"))
         before.argv_list[:] = list(before.argv)
         sys.argv = before.argv_list
     if before.path and tuple(sys.path) != before.path:
         added = [p for p in sys.path if p not in before.path]
-        what = f" (added {', '.join(repr(p) for p in added[:3])}{', ...' if len(added) > 3 else ''})" if added else ""
-        notes.append(f"your code changed sys.path{what}; restored for the next run")
+        what = phrase(" (added {paths})", paths=", ".join(repr(p) for p in added[:3]) + (", ..." if len(added) > 3
+                                                                                         else "")) if added else ""
+        notes.append(phrase("your code changed sys.path{what}; restored for the next run", what=what))
         sys.path[:] = list(before.path)
     for stream in ("stdout", "stderr"):
         if getattr(sys, stream) is not getattr(before, stream):
-            notes.append(f"your code replaced sys.{stream}; restored for the next run")
+            notes.append(phrase("your code replaced sys.{stream}; restored for the next run", stream=stream))
             setattr(sys, stream, getattr(before, stream))
 
 
-def _restore_warnings(before: ProcessState, notes: list[str]) -> None:
+def _restore_warnings(before: ProcessState, notes: list[Phrase]) -> None:
     """Put back the warnings machinery: its functions, filters and ``showwarning``."""
     for name, original in zip(_WARNING_FUNCTIONS, before.warning_functions):
         setattr(warnings, name, original)
     if tuple(warnings.filters) != before.warning_filters:
         if before.warning_calls:  # the program's own calls; a module's first import may add filters too
             name, line = before.warning_calls[0]
-            notes.append(f"your code called warnings.{name} (line {line}); the warnings filters are restored "
-                         f"for the next run")
+            notes.append(phrase("your code called warnings.{name} (line {line}); the warnings filters are restored "
+                                "for the next run", name=name, line=line))
         warnings.filters[:] = list(before.warning_filters)
         warnings._filters_mutated()  # noqa: SLF001 - the documented way filters take effect again
     if warnings.showwarning is not before.showwarning:
-        notes.append("your code replaced warnings.showwarning; restored for the next run")
+        notes.append(phrase("your code replaced warnings.showwarning; restored for the next run"))
         warnings.showwarning = before.showwarning
 
 
-def _restore_attributes(before: ProcessState, notes: list[str]) -> None:
+def _restore_attributes(before: ProcessState, notes: list[Phrase]) -> None:
     """Put back the library attributes the program replaced (a patched ``torch.Tensor.to``, ...)."""
     for owner, name, original, own in before.attributes:
         current = owner.__dict__.get(name, getattr(owner, name, None))
         if current is not original:
-            notes.append(f"your code replaced {_owner_name(owner)}.{name}; the original is back for the next run")
+            notes.append(phrase("your code replaced {owner}.{name}; the original is back for the next run",
+                                owner=_owner_name(owner), name=name))
             if own:
                 setattr(owner, name, original)
             else:  # it was inherited (torch.Tensor.to comes from TensorBase): remove the override
@@ -343,29 +350,30 @@ def _restore_attributes(before: ProcessState, notes: list[str]) -> None:
                     setattr(owner, name, original)
 
 
-def _restore_interpreter(before: ProcessState, notes: list[str]) -> None:
+def _restore_interpreter(before: ProcessState, notes: list[Phrase]) -> None:
     """The collector, the exception hooks, threading's trace functions, the environment, umask and builtins."""
     if before.gc_enabled and not gc.isenabled():
-        notes.append("your code called gc.disable(); the garbage collector is on again for the next run")
+        notes.append(phrase("your code called gc.disable(); the garbage collector is on again for the next run"))
         gc.enable()
     for (owner, name), original in zip(((sys, "excepthook"), (sys, "unraisablehook"), (threading, "excepthook")),
                                        before.hooks):
         if getattr(owner, name) is not original:
-            notes.append(f"your code replaced {owner.__name__}.{name}; restored for the next run")
+            notes.append(phrase("your code replaced {owner}.{name}; restored for the next run", owner=owner.__name__,
+                                name=name))
             setattr(owner, name, original)
     trace, profile = before.thread_trace
     if threading.gettrace() is not trace:
-        notes.append("your code called threading.settrace(); restored for the next run")
+        notes.append(_restored("threading.settrace()"))
         threading.settrace(trace)
     if threading.getprofile() is not profile:
-        notes.append("your code called threading.setprofile(); restored for the next run")
+        notes.append(_restored("threading.setprofile()"))
         threading.setprofile(profile)
     changed = [] if before.environ is None or os.environ == before.environ else sorted(
         k for k in set(os.environ) | set(before.environ)
         if os.environ.get(k) != before.environ.get(k) and not (k in TORCH_OWN_ENVIRON and k not in before.environ))
     if changed:
-        notes.append(f"your code changed os.environ ({', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''});"
-                     " restored for the next run")
+        notes.append(phrase("your code changed os.environ ({keys}); restored for the next run",
+                            keys=", ".join(changed[:3]) + (", ..." if len(changed) > 3 else "")))
         for key in changed:
             if key in before.environ:
                 os.environ[key] = before.environ[key]
@@ -374,15 +382,15 @@ def _restore_interpreter(before: ProcessState, notes: list[str]) -> None:
     if before.umask is not None:
         now = current_umask()
         if now != before.umask:
-            notes.append(f"your code called os.umask(0o{now:03o}); restored for the next run")
+            notes.append(_restored(f"os.umask(0o{now:03o})"))
             os.umask(before.umask)
     if before.builtins is not None:
         table = vars(builtins)
         replaced = sorted(k for k, v in before.builtins.items() if table.get(k, _GONE) is not v)
         added = [k for k in table if k not in before.builtins]
         if replaced:
-            notes.append(f"your code replaced or removed builtins ({', '.join(replaced[:3])}"
-                         f"{', ...' if len(replaced) > 3 else ''}); restored for the next run")
+            notes.append(phrase("your code replaced or removed builtins ({names}); restored for the next run",
+                                names=", ".join(replaced[:3]) + (", ..." if len(replaced) > 3 else "")))
         for key in replaced:
             table[key] = before.builtins[key]
         for key in added:

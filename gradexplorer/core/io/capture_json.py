@@ -478,7 +478,7 @@ def _head(capture) -> dict[str, Any]:
         "stdout": capture.stdout,
         "stderr": capture.stderr,
         "dropped_ops": capture.dropped_ops,
-        "restored": list(capture.restored),
+        "restored": [to_jsonable(note) for note in capture.restored],
         "args": list(capture.args),
         "cwd": capture.cwd,
         "root": capture.root,

@@ -545,7 +545,9 @@ def _capture_from_dict(doc: dict, consume: bool, graph: CaptureGraph) -> Capture
         versions={str(k): str(v) for k, v in _R.obj(doc.get("versions", {}), "capture.versions").items()},
         timings=timings,
         value_elements=_R.int_(doc.get("value_elements", 10_000), "capture.value_elements"),
-        restored=_R.strs(doc.get("restored", []), "capture.restored", long=True),
+        restored=tuple(_said(note, ("capture.restored", i)) if isinstance(note, dict) else _R.str_(
+            note, ("capture.restored", i), long=True) for i, note in enumerate(_R.list_(doc.get("restored", []),
+                                                                                    "capture.restored"))),
         args=_R.strs(doc.get("args", []), "capture.args", long=True),
         cwd=_R.str_(doc.get("cwd", ""), "capture.cwd"),
         root=_R.str_(doc.get("root", ""), "capture.root"),

@@ -113,34 +113,38 @@ def _node_rows(diff: CaptureDiff, max_rows: int) -> list[str]:
     return lines
 
 
-def format_diff(diff: CaptureDiff, *, max_rows: int = 200, nodes: bool = True) -> str:
+def format_diff(diff: CaptureDiff, *, max_rows: int = 200, nodes: bool = True, say=str) -> str:
     """The comparison as text: runs, counts, passes, reason codes, largest differences, nodes, module state.
 
-    ``nodes=False`` leaves out the table of nodes that differ (the app's picture shows them).
+    ``nodes=False`` leaves out the table of nodes that differ (the app's picture shows them); ``say`` makes
+    the report's own words into the reader's language (the CLI's English by default; the facts, such as a
+    pass's changes or a placement's, stay as the comparison wrote them).
     """
     counts = diff.counts()
     lines = [f"A: {diff.a_label}" + (f": {diff.error_a}" if diff.error_a else ""),
              f"B: {diff.b_label}" + (f": {diff.error_b}" if diff.error_b else ""),
-             f"nodes: {counts['same'] + counts['changed']} in both ({counts['same']} same, {counts['changed']} "
-             f"changed), {counts['added']} only in B (added), {counts['removed']} only in A (removed)"]
-    pass_lines = [f"  pass {p.index + 1}: {'; '.join(p.changes)}" + (f" ({p.b.error})" if p.b and p.b.error else "")
-                  for p in diff.passes if p.changes]
+             say(phrase("nodes: {both} in both ({same} same, {changed} changed), {added} only in B (added), {removed} "
+                        "only in A (removed)", both=counts["same"] + counts["changed"], same=counts["same"],
+                        changed=counts["changed"], added=counts["added"], removed=counts["removed"]))]
+    pass_lines = [say(phrase("  pass {number}: {changes}", number=p.index + 1, changes="; ".join(p.changes)))
+                  + (f" ({p.b.error})" if p.b and p.b.error else "") for p in diff.passes if p.changes]
     if pass_lines:
-        lines += ["", "passes that differ", *pass_lines]
+        lines += ["", say(phrase("passes that differ")), *pass_lines]
     reasons = [f"  {n.name}: {n.reason_text}" for n in diff.names if n.reason_changed]
     if reasons:
-        lines += ["", "why a name gets a gradient: reason codes that changed", *reasons]
+        lines += ["", say(phrase("why a name gets a gradient: reason codes that changed")), *reasons]
     drift = _drift_lines(diff)
     if drift:
-        lines += ["", "how far B drifts from A (nodes in both runs)", *drift]
+        lines += ["", say(phrase("how far B drifts from A (nodes in both runs)")), *drift]
     if nodes and counts["changed"] + counts["added"] + counts["removed"]:
-        lines += ["", "nodes that differ", *_node_rows(diff, max_rows)]
+        lines += ["", say(phrase("nodes that differ")), *_node_rows(diff, max_rows)]
     if diff.placements:
-        lines += ["", "module state whose placement changed"]
+        lines += ["", say(phrase("module state whose placement changed"))]
         lines += [f"  {p.path}: {', '.join(p.changes)}" for p in diff.placements]
     if diff.warnings_a or diff.warnings_b:
-        lines += ["", "module audit warnings in one run only"]
-        lines += [f"  only in A: {w}" for w in diff.warnings_a] + [f"  only in B: {w}" for w in diff.warnings_b]
+        lines += ["", say(phrase("module audit warnings in one run only"))]
+        lines += [say(phrase("  only in A: {warning}", warning=w)) for w in diff.warnings_a]
+        lines += [say(phrase("  only in B: {warning}", warning=w)) for w in diff.warnings_b]
     return "\n".join(lines) + "\n"
 
 

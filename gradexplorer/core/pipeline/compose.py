@@ -56,7 +56,7 @@ def build_capture(recorder: Recorder, namespace: dict[str, Any], *, skip: frozen
                   filename: str, device: str, project, error, stdout: str, stderr: str,
                   value_elements: int = DEFAULT_VALUE_ELEMENTS, saved_values: bool = True,
                   on_graph: Callable[[CaptureGraph, int], None] | None = None, run_seconds: float = 0.0,
-                  restored: tuple[str, ...] = (), args: tuple[str, ...] = (), cwd: str = "",
+                  restored: tuple = (), args: tuple[str, ...] = (), cwd: str = "",
                   outer_scopes=(), roots: list | None = None, figures=(),
                   on_step: StepCallback | None = None) -> Capture:
     """Turn what a recorder saw into a :class:`Capture` through the build steps (:mod:`.steps`).

@@ -58,6 +58,7 @@ from ..records.errors import ErrorReport
 from ..records.figures import FigureImage
 from ..records.modules import ModuleAudit
 from ..records.nodes import CaptureGraph
+from ..records.phrases import Phrase, phrase
 from ..records.source import SourceText
 from ..records.tensors import DEFAULT_VALUE_ELEMENTS, RecordMaker, resolve_all
 from .tensor_infos import tensor_infos
@@ -83,7 +84,7 @@ class ProgramFacts:
     value_elements: int = DEFAULT_VALUE_ELEMENTS
     saved_values: bool = True
     run_seconds: float = 0.0
-    restored: tuple[str, ...] = ()
+    restored: tuple[Phrase | str, ...] = ()
     args: tuple[str, ...] = ()
     cwd: str = ""
     #: Names never shown (the helper the program's hook calls were rewritten to).
@@ -208,9 +209,10 @@ def assemble(preview: Capture, names: Bindings, tensors: tuple[TensorInfo, ...],
     """The :class:`Capture` of what the steps made (timings are added when every step is done)."""
     restored = preview.restored
     if names.truncated:
-        restored = (*restored, f"the program's variables hold more than {MAX_BINDINGS:,} values (tensors, modules, "
-                               f"containers and their items): names were looked up in the first {MAX_BINDINGS:,} "
-                               "only, so some tensors may show their op instead of their name")
+        restored = (*restored, phrase("the program's variables hold more than {most} values (tensors, modules, "
+                                      "containers and their items): names were looked up in the first {most} only, "
+                                      "so some tensors may show their op instead of their name",
+                                      most=f"{MAX_BINDINGS:,}"))
     texts = program.project.texts
     # The preview has the files of the graph, the passes and the error; the named tensors' lines may add some.
     wanted = set(preview.files) | {file for file in _tensor_files(tensors) if file in texts}

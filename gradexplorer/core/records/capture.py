@@ -15,6 +15,7 @@ from .errors import ErrorReport
 from .explanations import Explanation
 from .figures import FigureImage
 from .modules import ModuleAudit
+from .phrases import Phrase
 from .source import SourceLine
 from .tensors import DEFAULT_VALUE_ELEMENTS, TensorRecord
 
@@ -240,7 +241,7 @@ class Capture:
         Seconds spent in ``run`` (the user's code with recording) and
         ``build`` (everything after it), which includes ``snapshot`` (turning
         recorded tensors into records) and ``graph`` (walk and assembly).
-    restored : tuple of str
+    restored : tuple of Phrase (or str, in files written before phrases)
         What the program changed in the process (default dtype, working
         directory, a monkeypatched ``Tensor.backward``, ...) and was put back
         after it, the threads it left running, and what gradexplorer could
@@ -279,7 +280,7 @@ class Capture:
     value_elements: int = DEFAULT_VALUE_ELEMENTS
     #: What the program changed in the process and gradexplorer put back, one sentence each
     #: (:mod:`gradexplorer.core.capture.process_state`), and threads it left running.
-    restored: tuple[str, ...] = ()
+    restored: tuple[Phrase | str, ...] = ()
     args: tuple[str, ...] = ()
     cwd: str = ""
     root: str = ""
