@@ -26,12 +26,22 @@ def resource_root() -> Path:
     raise FileNotFoundError(f"gradexplorer's resources are missing (looked in {packaged} and {checkout})")
 
 
-def example_paths() -> list[Path]:
-    """Every bundled example script, sorted by file name."""
-    return sorted((resource_root() / "examples").glob("*.py"))
+def example_paths(language: str = "en") -> list[Path]:
+    """Every bundled example script, sorted by file name; in ``language`` where a translation exists.
+
+    A translated example (``examples/zh_TW/01_no_grad_alias.py``) is the same
+    code with its comments in that language, line for line (a test checks
+    it), so the lessons' line numbers hold in every language.
+    """
+    return [_in_language(path, language) for path in sorted((resource_root() / "examples").glob("*.py"))]
 
 
-def read_example(name: str) -> str:
-    """The text of the example ``name`` (with or without ``.py``)."""
+def read_example(name: str, language: str = "en") -> str:
+    """The text of the example ``name`` (with or without ``.py``), in ``language`` where a translation exists."""
     filename = name if name.endswith(".py") else f"{name}.py"
-    return (resource_root() / "examples" / filename).read_text(encoding="utf-8")
+    return _in_language(resource_root() / "examples" / filename, language).read_text(encoding="utf-8")
+
+
+def _in_language(path: Path, language: str) -> Path:
+    translated = path.parent / language / path.name
+    return translated if language != "en" and translated.is_file() else path

@@ -947,6 +947,9 @@ MUTANTS = (
     Mutant("a session file's error is said in English whatever the language", "gradexplorer/ui/main_window.py",
            "why = error_text(exc) if isinstance(exc, DocumentError)", "why = str(exc) if isinstance(exc, DocumentError)",
            ("tests/ui/test_language.py::test_the_errors_we_write_are_said_in_chinese_and_python_s_own_stay_as_python_wrote_them",)),
+    Mutant("the Examples menu opens the English lessons whatever the language", "gradexplorer/ui/window_menus.py",
+           "    for path in example_paths(active_language()):", "    for path in example_paths():",
+           ("tests/ui/test_language.py::test_a_zh_tw_reader_gets_the_welcome_and_the_lessons_comments_in_chinese",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

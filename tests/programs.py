@@ -14,6 +14,21 @@ e.backward()
 """
 
 #: Nested modules (model.2 is a Sequential inside the Sequential), one backward.
+#: The seed notes' first no_grad program: ``b = a`` is only a second name (a.grad is 1.0 after b.backward()).
+ALIAS_LESSON = "a = torch.tensor(1.0, requires_grad=True)\nwith torch.no_grad():\n    b = a\nb.backward()\n"
+
+#: The register_buffer lesson's pitfall: a plain tensor attribute stays behind when the module moves.
+PLAIN_ATTRIBUTE = textwrap.dedent("""\
+    class Layer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.ones(2))
+            self.a = torch.tensor(0.1)
+
+
+    layer = Layer().to("meta")
+""")
+
 MODEL = textwrap.dedent("""
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Sequential(nn.Linear(8, 8), nn.ReLU()), nn.Linear(8, 1))

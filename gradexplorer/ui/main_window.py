@@ -180,7 +180,7 @@ class MainWindow(QMainWindow):
         self.runs = RunController(self)
         self._connect_panes()
 
-        self.editor.setPlainText(_tr(_WELCOME_HEADER) + read_example("03_next_functions"))
+        self.editor.setPlainText(_tr(_WELCOME_HEADER) + read_example("03_next_functions", active_language()))
         self.editor.document().setModified(False)
         self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
         self._update_title()

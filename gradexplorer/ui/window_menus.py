@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QWidget
 from ..core.analysis.query import FILTERS
 from ..core.capture.devices import list_devices
 from ..resources import example_paths
-from .language import LANGUAGES, N_, phrase_text, translator_for
+from .language import LANGUAGES, N_, active_language, phrase_text, translator_for
 
 __all__ = ["ACTIONS", "ActionSpec", "EXPORTS", "setup_menus"]
 
@@ -144,7 +144,7 @@ def _examples_menu(window, menu) -> None:
     """Examples: one action per bundled example."""
     window.examples_menu = menu.addMenu(_tr("&Examples"))
     window.example_actions = {}
-    for path in example_paths():
+    for path in example_paths(active_language()):
         action = window.examples_menu.addAction(path.stem.replace("_", " "))
         action.setData(str(path))
         action.triggered.connect(lambda _checked=False, p=path: window.load_example(p))

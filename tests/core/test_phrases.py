@@ -16,18 +16,8 @@ from gradexplorer.core.io.session import read_session_text, session_from_capture
 from gradexplorer.core.io.session import read_session_bytes
 from gradexplorer.core.records.phrases import Phrase, concat, phrase
 
-ALIAS = "a = torch.tensor(1.0, requires_grad=True)\nwith torch.no_grad():\n    b = a\nb.backward()\n"
-
-PLAIN_ATTRIBUTE = """\
-class Layer(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.w = nn.Parameter(torch.ones(2))
-        self.a = torch.tensor(0.1)
-
-
-layer = Layer().to("meta")
-"""
+from ..programs import ALIAS_LESSON as ALIAS
+from ..programs import PLAIN_ATTRIBUTE
 
 
 def _marked(template: str) -> str:
@@ -59,6 +49,9 @@ def test_a_lost_slot_or_a_missing_fact_never_fails_in_front_of_the_reader():
     assert sentence.render(lambda t: t.replace("{name}", "{nom}")) == "w is a leaf at line 3."  # English instead
     assert phrase("{name} and {other}", name="x").render() == "x and {other}"  # a damaged file's phrase
     assert Phrase("a {b} with braces and no facts").render() == "a {b} with braces and no facts"  # old sessions
+    # A template read from a file is filled slot by slot, never by str.format: no format specs, no attributes.
+    hostile = phrase("{x:>999999999} {x.__class__} {{x}} {x}", x="v")
+    assert hostile.render() == "{x:>999999999} {x.__class__} {x} v"
     assert concat("a", "", phrase(" b")).render() == "a b"
     assert "leaf" in sentence and "root" not in sentence
 

@@ -55,24 +55,24 @@ worker.join()
 """
 
 
-def _plain_order(program: str) -> list[list[tuple[str, tuple]]]:
-    """Per pass, ``(op, gradients handed to it)`` as the engine ran the nodes, from pre-hooks on every node."""
+def _plain_passes(program: str, start, hook_for) -> list:
+    """Run ``program`` in plain PyTorch with a pre-hook on every node of each pass's graph (a pre-hook fires
+    as the engine is about to run its node, on the thread it runs it on): per pass, what ``start()`` made
+    when the pass began, filled by the hooks ``hook_for(record, node)`` made."""
     namespace = {"torch": torch, "nn": torch.nn}
-    passes: list[list] = []
+    passes: list = []
     backward = torch.Tensor.backward
 
     def hooked(tensor, *args, **kwargs):
-        calls: list = []
-        passes.append(calls)
-        stack, seen = [tensor.grad_fn], set()
-        handles = []
+        record = start()
+        passes.append(record)
+        stack, seen, handles = [tensor.grad_fn], set(), []
         while stack:
             node = stack.pop()
             if node is None or node in seen:
                 continue
             seen.add(node)
-            handles.append(node.register_prehook(lambda grads, node=node: calls.append(
-                (node.name().rsplit("::", 1)[-1], tuple(None if g is None else g.detach().clone() for g in grads)))))
+            handles.append(node.register_prehook(hook_for(record, node)))
             stack.extend(n for n, _ in node.next_functions)
         try:
             return backward(tensor, *args, **kwargs)
@@ -86,6 +86,16 @@ def _plain_order(program: str) -> list[list[tuple[str, tuple]]]:
     finally:
         torch.Tensor.backward = backward
     return passes
+
+
+def _op(node) -> str:
+    return node.name().rsplit("::", 1)[-1]
+
+
+def _plain_order(program: str) -> list[list[tuple[str, tuple]]]:
+    """Per pass, ``(op, gradients handed to it)`` as the engine ran the nodes, from pre-hooks on every node."""
+    return _plain_passes(program, list, lambda calls, node: lambda grads: calls.append(
+        (_op(node), tuple(None if g is None else g.detach().clone() for g in grads))))
 
 
 def _replayed(cap, pass_index: int) -> list[tuple[str, tuple]]:
@@ -263,42 +273,19 @@ def test_a_reopened_session_replays_as_the_run_did(tmp_path):
 
 def _plain_threads(program: str) -> list[dict[str, str]]:
     """Per pass, ``op -> name of the thread that ran it`` where that is not the thread that called ``backward()``,
-    from pre-hooks on every node of a plain PyTorch run (a pre-hook runs on its node's engine thread)."""
+    from pre-hooks on every node of a plain PyTorch run."""
     import threading
 
-    namespace = {"torch": torch, "nn": torch.nn}
-    passes: list[dict] = []
-    backward = torch.Tensor.backward
+    def start():
+        return {"caller": threading.get_ident(), "ran": {}}
 
-    def hooked(tensor, *args, **kwargs):
-        calls: dict = {}
-        passes.append(calls)
-        caller = threading.get_ident()
-        stack, seen, handles = [tensor.grad_fn], set(), []
-        while stack:
-            node = stack.pop()
-            if node is None or node in seen:
-                continue
-            seen.add(node)
+    def hook_for(record, node):
+        def note(grads):
+            if threading.get_ident() != record["caller"]:
+                record["ran"][_op(node)] = threading.current_thread().name
+        return note
 
-            def note(grads, node=node):
-                if threading.get_ident() != caller:
-                    calls[node.name().rsplit("::", 1)[-1]] = threading.current_thread().name
-
-            handles.append(node.register_prehook(note))
-            stack.extend(n for n, _ in node.next_functions)
-        try:
-            return backward(tensor, *args, **kwargs)
-        finally:
-            for handle in handles:
-                handle.remove()
-
-    torch.Tensor.backward = hooked
-    try:
-        exec(compile(textwrap.dedent(program), "<plain>", "exec"), namespace)  # noqa: S102 - our own programs
-    finally:
-        torch.Tensor.backward = backward
-    return passes
+    return [record["ran"] for record in _plain_passes(program, start, hook_for)]
 
 
 def _recorded_threads(cap, pass_index: int) -> dict[str, str]:

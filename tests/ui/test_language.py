@@ -26,6 +26,7 @@ from gradexplorer.ui import language
 from gradexplorer.ui.legend import legend_texts
 from gradexplorer.ui.language import LANGUAGES, catalogue_path, choose_language, install_language, system_language
 
+from ..programs import ALIAS_LESSON, PLAIN_ATTRIBUTE
 from .conftest import make_window, run_and_wait
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -230,7 +231,7 @@ def test_a_pseudo_locale_window_shows_no_text_that_escaped_the_catalogue(qtbot, 
 
 # --- the app in Traditional Chinese ---------------------------------------------------------------------------
 
-ALIAS = "a = torch.tensor(1.0, requires_grad=True)\nwith torch.no_grad():\n    b = a\nb.backward()\n"
+ALIAS = ALIAS_LESSON
 
 
 def test_a_zh_tw_reader_sees_the_menus_the_legend_and_the_seed_lesson_in_chinese(qtbot, settings, tmp_path, speaks):
@@ -258,14 +259,7 @@ def test_a_zh_tw_reader_sees_the_menus_the_legend_and_the_seed_lesson_in_chinese
 
 
 def test_the_module_audit_warns_of_a_plain_tensor_attribute_in_chinese(qtbot, settings, tmp_path, speaks):
-    code = textwrap.dedent("""\
-        class Layer(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.w = nn.Parameter(torch.ones(2))
-                self.a = torch.tensor(0.1)
-        layer = Layer().to("meta")
-    """)
+    code = PLAIN_ATTRIBUTE
     plain = {}
     exec(code, {"torch": torch, "nn": torch.nn}, plain)
     assert plain["layer"].w.device.type == "meta" and plain["layer"].a.device.type == "cpu"  # plain PyTorch
@@ -355,3 +349,16 @@ def test_a_comparison_and_a_restored_setting_are_said_in_chinese(qtbot, settings
     assert "節點：1 個兩次都有（0 個相同，1 個有變），0 個只在 B（新增），0 個只在 A（移除）" in window.console.toPlainText()
     assert window.status.text().startswith("已與 alias.gxsession 比較：0 個相同, 1 個有變")
     window.comparison.end()
+
+
+def test_a_zh_tw_reader_gets_the_welcome_and_the_lessons_comments_in_chinese(qtbot, settings, tmp_path, speaks):
+    speaks("zh_TW")
+    window = make_window(qtbot, settings, tmp_path / "data")
+    assert window.editor.toPlainText().startswith("# 歡迎使用 gradexplorer。")
+    assert "# 出自筆記〈PyTorch 如何追蹤 backward 路徑〉。" in window.editor.toPlainText()
+    window.example_actions["01_no_grad_alias"].trigger()
+    text = window.editor.toPlainText()
+    assert text.startswith("a = torch.tensor(1.0, requires_grad=True)\nwith torch.no_grad():\n    b = a\n")
+    assert "# `b = a` 只是替張量多取一個名字" in text
+    run_and_wait(qtbot, window)
+    assert window.result.capture.node_named("a") == window.result.capture.node_named("b")  # one node, two names

@@ -42,6 +42,7 @@ from .validate import (
     _R,
     MAX_NAME_CHARS,
     _at,
+    _by_pass,
     _each,
     _flatten,
     _grad_order,
@@ -353,12 +354,7 @@ def _node_attrs(d: dict, path: str) -> dict:
 
 def _grad_threads(d, path) -> dict[int, str]:
     """The threads the engine ran a node on, by pass (only nodes some pass ran off its own thread have them)."""
-    threads = {}
-    for key, value in _R.obj(d, path).items():
-        if not key.isdigit():
-            raise _R.fail(path, "keyed by pass numbers")
-        threads[int(key)] = _R.str_(value, (path, f".{key}"))
-    return threads
+    return _by_pass(d, path, _R.str_)
 
 
 #: Exact types of a graph node's plain fields, for :func:`_node_attrs`'s one test.

@@ -152,13 +152,18 @@ def _severity(value, path: str) -> str:
     return value
 
 
-def _grad_order(d, path: str) -> dict[int, int]:
-    order = {}
+def _by_pass(d, path, read) -> dict:
+    """A node's ``{pass number: value}`` (JSON keys are text), each value checked by ``read`` (``_R.int_``, ...)."""
+    found = {}
     for key, value in _R.obj(d, path).items():
         if not key.isdigit():
             raise _R.fail(path, "keyed by pass numbers")
-        order[int(key)] = _R.int_(value, (path, f".{key}"))
-    return order
+        found[int(key)] = read(value, (path, f".{key}"))
+    return found
+
+
+def _grad_order(d, path: str) -> dict[int, int]:
+    return _by_pass(d, path, _R.int_)
 
 
 def _each(items: list, *, consume: bool):

@@ -28,6 +28,8 @@ PHRASE_CONTEXT = "explain"
 
 #: ``{name}``-style slots (``{{`` is a literal brace, as in :meth:`str.format`).
 _SLOT = re.compile(r"(?<!\{)\{(\w+)\}(?!\})")
+#: A field as :meth:`Phrase.render` fills it: a doubled brace, or a slot.
+_FIELD = re.compile(r"\{\{|\}\}|\{(\w+)\}")
 #: A template that is only slots (what :func:`concat` makes): not in the catalogue, never translated.
 _ONLY_SLOTS = re.compile(r"(?:\{\w+\})*")
 
@@ -60,7 +62,8 @@ class Phrase:
 
         A translation that lost or misspelt a slot falls back to English
         rather than failing in front of the reader; a slot with no fact (a
-        damaged file) stays written as ``{slot}``.
+        damaged file) stays written as ``{slot}``, and anything else in braces
+        stays as it is.
         """
         text = self.template
         if translate is not None and not _ONLY_SLOTS.fullmatch(text):  # concat()'s "{p0}{p1}" is no sentence
@@ -70,15 +73,8 @@ class Phrase:
                 translated = self.template  # a translation that lost or misspelt a slot: English
             text = translated
         if self.args:
-            values = _Facts((key, value.render(translate) if type(value) is Phrase else str(value))
-                            for key, value in self.args)
-            try:
-                text = text.format_map(values)
-            except (KeyError, IndexError, ValueError, AttributeError):
-                try:
-                    text = self.template.format_map(values)
-                except (KeyError, IndexError, ValueError, AttributeError):
-                    text = self.template
+            values = {key: value.render(translate) if type(value) is Phrase else str(value) for key, value in self.args}
+            text = _FIELD.sub(lambda match: _fill(match, values), text)
         for name, scope in self.scopes:
             text = _scope_first(text, name, scope, translate)
         return text
@@ -91,11 +87,17 @@ class Phrase:
         return text in self.render()
 
 
-class _Facts(dict):
-    """The facts by slot; a slot without one is written back as it was (``{slot}``)."""
+def _fill(match: re.Match, values: dict[str, str]) -> str:
+    """One field of a template: a fact by its slot's name (a slot without one stays ``{slot}``), or a brace.
 
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+    Only ``{name}`` fields: a template can come from a file, and ``str.format``
+    would also obey ``{name:>999999999}`` (a gigabyte of spaces) or
+    ``{name.__class__}``; here those are left as text.
+    """
+    slot = match.group(1)
+    if slot is None:
+        return match.group(0)[0]  # "{{" or "}}"
+    return values.get(slot, match.group(0))
 
 
 def phrase(template: str, **args) -> Phrase:
@@ -122,8 +124,6 @@ def place_of(source) -> Phrase:
 def template_slots(template: str) -> set[str]:
     """The slot names of ``template`` (a translation must keep exactly these)."""
     return set(_SLOT.findall(template))
-
-
 
 
 def _scope_first(text: str, name: str, scope: str, translate) -> str:
