@@ -248,12 +248,12 @@ def chinese_pictures(window, app, folder: Path) -> None:
     """The app in Traditional Chinese (View > Language): the seed's ``b = a`` lesson with its explanation, the
     module audit of the register_buffer lesson, and the View menu (``zh-TW-*.png``)."""
     folder.mkdir(parents=True, exist_ok=True)
-    window.load_example(resource_root() / "examples" / "01_no_grad_alias.py")
+    window.example_actions["01_no_grad_alias"].trigger()  # Examples menu: the lesson with its comments in Chinese
     _press_run(window)
     window.graph_view.select_node(window.result.capture.node_named("a"))
     window.bottom_tabs.setCurrentWidget(window.tensors_pane)
     _save(window, app, folder / "zh-TW-seed-alias.png")
-    window.load_example(resource_root() / "examples" / "05_register_buffer.py")
+    window.example_actions["05_register_buffer"].trigger()
     _press_run(window)
     window.bottom_tabs.setCurrentWidget(window.modules_pane)
     window.modules_pane.expandAll()
