@@ -1,15 +1,16 @@
 """The language the app speaks: Qt's translation catalogue, which language is chosen, and how to ask it.
 
 Every user-visible string of the UI goes through Qt's translation system.
-A module asks with ``_tr = translator_for(__name__)`` and ``_tr("&File")`` (or
-marks it with ``N_("&File")`` in a table built at import, and translates
-it with ``_tr`` where it is shown): the module's own name (``main_window``) is the catalogue's *context*, so the
-scanner (``scripts/translations.py``) and the running app agree on it
-without a string to keep in step. Texts with facts in them keep named slots
+A module asks with ``_tr = translator_for(__name__)`` and ``_tr("&File")``
+(or marks it with ``N_("&File")`` in a table built at import, and translates
+it with ``_tr`` where it is shown): the module's own name (``main_window``)
+is the catalogue's *context*, so the scanner (``scripts/translations.py``)
+and the running app agree on it without a string to keep in step. Texts with facts in them keep named slots
 and are filled after translating (``_tr("{count} nodes").format(count=n)``),
 because a translation may need the facts in another order.
 
-The explanations come from the core as :class:`~gradexplorer.core.records.phrases.Phrase`
+The sentences the core writes (explanations, module-audit warnings, checks,
+replay steps, its errors) come as :class:`~gradexplorer.core.records.phrases.Phrase`
 records (a template and its facts); :func:`phrase_text` renders one through
 the same catalogue, in the ``explain`` context.
 
