@@ -21,7 +21,7 @@ from ..core.capture.devices import list_devices
 from ..resources import example_paths
 from .language import LANGUAGES, N_, active_language, phrase_text, translator_for
 
-__all__ = ["ACTIONS", "ActionSpec", "EXPORTS", "setup_menus"]
+__all__ = ["ACTIONS", "ActionSpec", "EXAMPLE_TITLES", "EXPORTS", "setup_menus"]
 
 _tr = translator_for(__name__)
 
@@ -80,6 +80,22 @@ ACTIONS = (
 #: Roots are drawn at the top, so Down goes to a node's inputs.
 GRAPH_STEPS = (("input", N_("Go to Input"), "Down"), ("consumer", N_("Go to Consumer"), "Up"),
                ("left", N_("Previous in Row"), "Left"), ("right", N_("Next in Row"), "Right"))
+
+#: The Examples menu's entries, by the example's file name (one not listed is named by its file name).
+EXAMPLE_TITLES = {
+    "01_no_grad_alias": N_("01 no_grad: b = a is only a second name"),
+    "02_no_grad_new_tensor": N_("02 no_grad: b = a + 0 is a new tensor"),
+    "03_next_functions": N_("03 next_functions: walking the backward graph"),
+    "04_register_hook": N_("04 register_hook: an intermediate's gradient"),
+    "05_register_buffer": N_("05 register_buffer: what moves with .to()"),
+    "06_mlp_training_step": N_("06 An MLP's training steps"),
+    "07_custom_function": N_("07 A custom autograd.Function"),
+    "08_double_backward": N_("08 Double backward"),
+    "09_views_and_inplace": N_("09 Views and in-place ops"),
+    "10_transformer_training": N_("10 A Transformer training step"),
+    "11_resnet_cnn": N_("11 A ResNet-like CNN"),
+    "12_lstm_unrolled": N_("12 An LSTM unrolled by hand"),
+}
 
 #: File > Export entries: the kind :meth:`MainWindow.export` takes, and the menu text.
 EXPORTS = (("script", N_("Script (.py)…")), ("dot", N_("Graph as DOT…")), ("graphml", N_("Graph as GraphML…")),
@@ -145,7 +161,8 @@ def _examples_menu(window, menu) -> None:
     window.examples_menu = menu.addMenu(_tr("&Examples"))
     window.example_actions = {}
     for path in example_paths(active_language()):
-        action = window.examples_menu.addAction(path.stem.replace("_", " "))
+        title = EXAMPLE_TITLES.get(path.stem)
+        action = window.examples_menu.addAction(_tr(title) if title else path.stem.replace("_", " "))
         action.setData(str(path))
         action.triggered.connect(lambda _checked=False, p=path: window.load_example(p))
         window.example_actions[path.stem] = action

@@ -2261,6 +2261,66 @@ In the run compared with: {before}</source>
     </message>
     <message>
       <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>01 no_grad: b = a is only a second name</source>
+      <translation>01 no_grad：b = a 只是第二個名字</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>02 no_grad: b = a + 0 is a new tensor</source>
+      <translation>02 no_grad：b = a + 0 是新的張量</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>03 next_functions: walking the backward graph</source>
+      <translation>03 next_functions：走訪反向計算圖</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>04 register_hook: an intermediate's gradient</source>
+      <translation>04 register_hook：中間張量的梯度</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>05 register_buffer: what moves with .to()</source>
+      <translation>05 register_buffer：什麼會跟著 .to() 移動</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>06 An MLP's training steps</source>
+      <translation>06 MLP 的訓練步驟</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>07 A custom autograd.Function</source>
+      <translation>07 自訂的 autograd.Function</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>08 Double backward</source>
+      <translation>08 二階反向傳播</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>09 Views and in-place ops</source>
+      <translation>09 視圖與原地運算</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>10 A Transformer training step</source>
+      <translation>10 Transformer 的一步訓練</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>11 A ResNet-like CNN</source>
+      <translation>11 類似 ResNet 的 CNN</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
+      <source>12 An LSTM unrolled by hand</source>
+      <translation>12 手動展開的 LSTM</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/window_menus.py" />
       <source>Script (.py)…</source>
       <translation>腳本 (.py)…</translation>
     </message>

@@ -205,9 +205,9 @@ def _shown_texts(window) -> list[tuple[str, str]]:
 
 from PySide6.QtCore import Qt  # noqa: E402  (used by _shown_texts)
 
-#: What the window shows that is data, not words: the bundled examples' names, the languages (each named in
-#: itself), the devices, numbers, file names and a node's title (its op and id).
-_SHOWN_DATA = re.compile(r"^(\d\d .*|English|繁體中文|cpu.*|cuda.*|mps.*|meta.*|[\W\d_]*|.*\.py|\w+  \(n\d+\))$")
+#: What the window shows that is data, not words: the languages (each named in itself), the devices, numbers,
+#: file names and a node's title (its op and id).
+_SHOWN_DATA = re.compile(r"^(English|繁體中文|cpu.*|cuda.*|mps.*|meta.*|[\W\d_]*|.*\.py|\w+  \(n\d+\))$")
 
 
 def test_a_pseudo_locale_window_shows_no_text_that_escaped_the_catalogue(qtbot, settings, tmp_path, qapp):
@@ -356,6 +356,12 @@ def test_a_zh_tw_reader_gets_the_welcome_and_the_lessons_comments_in_chinese(qtb
     window = make_window(qtbot, settings, tmp_path / "data")
     assert window.editor.toPlainText().startswith("# 歡迎使用 gradexplorer。")
     assert "# 出自筆記〈PyTorch 如何追蹤 backward 路徑〉。" in window.editor.toPlainText()
+    from gradexplorer.resources import example_paths
+    from gradexplorer.ui.window_menus import EXAMPLE_TITLES
+
+    assert set(EXAMPLE_TITLES) == {path.stem for path in example_paths()}  # every lesson has its menu title
+    assert [a.text() for a in window.examples_menu.actions()][:2] == ["01 no_grad：b = a 只是第二個名字",
+                                                                     "02 no_grad：b = a + 0 是新的張量"]
     window.example_actions["01_no_grad_alias"].trigger()
     text = window.editor.toPlainText()
     assert text.startswith("a = torch.tensor(1.0, requires_grad=True)\nwith torch.no_grad():\n    b = a\n")
