@@ -60,7 +60,6 @@ def translator_for(module_name: str):
     def _tr(text: str) -> str:
         return QCoreApplication.translate(context, text)
 
-    _tr.context = context
     return _tr
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from PySide6.QtCore import QCoreApplication, QLocale, QModelIndex, QTranslator
+from PySide6.QtCore import QCoreApplication, QLocale, QModelIndex, Qt, QTranslator
 from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QComboBox, QDockWidget, QLabel, QLineEdit, QMenu,
                                QTabWidget, QToolBar, QWidget)
 
@@ -201,9 +201,6 @@ def _shown_texts(window) -> list[tuple[str, str]]:
         if widget.accessibleName():
             texts.append((f"{kind} accessible name", widget.accessibleName()))
     return texts
-
-
-from PySide6.QtCore import Qt  # noqa: E402  (used by _shown_texts)
 
 #: What the window shows that is data, not words: the languages (each named in itself), the devices, numbers,
 #: file names and a node's title (its op and id).

@@ -342,7 +342,7 @@ class PassRecord:
 
     @property
     def node_threads(self) -> dict[Node, str]:
-        return getattr(self.node_grads, "threads", {})
+        return self.node_grads.threads
 
 
 class _PassGradients(dict):

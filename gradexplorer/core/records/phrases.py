@@ -68,8 +68,7 @@ class Phrase:
         text = self.template
         if translate is not None and not _ONLY_SLOTS.fullmatch(text):  # concat()'s "{p0}{p1}" is no sentence
             translated = translate(self.template) or self.template
-            if translated is not self.template and _SLOT.findall(translated) != _SLOT.findall(self.template) \
-                    and template_slots(translated) != template_slots(self.template):
+            if translated is not self.template and template_slots(translated) != template_slots(self.template):
                 translated = self.template  # a translation that lost or misspelt a slot: English
             text = translated
         if self.args:
