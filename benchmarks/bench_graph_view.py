@@ -6,7 +6,7 @@ Usage::
 
 Measures, in this process (offscreen Qt unless a display is set):
 
-* ``layout``: :func:`gradexplorer.ui.worker.layout_capture`, which the app
+* ``layout``: :func:`gradexplorer.core.view.picture.layout_capture`, which the app
   runs in its worker thread (off the GUI thread);
 * ``scene``: :meth:`GraphView.show_graph` on the GUI thread (item creation);
 * ``events``: the event-loop turn right after, where the view paints itself
@@ -47,7 +47,7 @@ from bench_capture import transformer_code  # noqa: E402
 from gradexplorer import capture  # noqa: E402
 from gradexplorer.ui.app import create_application  # noqa: E402
 from gradexplorer.ui.graph_view import GraphView  # noqa: E402
-from gradexplorer.ui.worker import layout_capture  # noqa: E402
+from gradexplorer.core.view.picture import layout_capture  # noqa: E402
 
 TARGET_GUI_S = 1.0
 TARGET_TOTAL_S = 3.0

@@ -11,7 +11,7 @@ picture as the worker frees them; isolated:
 :func:`gradexplorer.core.isolated.engine.capture_isolated`, which hands the
 job to a Python process that has imported torch, runs the capture there and
 reads it back as a session file through the safe codec) and then
-:func:`gradexplorer.ui.worker.first_picture` (overview, layout, module
+:func:`gradexplorer.core.view.picture.first_picture` (overview, layout, module
 rows, gradient flow), with the collector set up as the app sets it
 (:func:`gradexplorer.core.collector.freeze_after_pauses`). The program is the
 transformer training step of ``bench_capture.py``. Medians of ``--repeat``
@@ -54,14 +54,14 @@ LEFTOVERS: list = []
 
 
 def first_picture(cap) -> None:
-    from gradexplorer.ui.worker import first_picture as worker_step  # plain functions; no window is made
+    from gradexplorer.core.view.picture import first_picture as worker_step  # plain functions; no window is made
 
     worker_step(cap)
 
 
 def preview_timed(run) -> float:
     """Seconds from the code to the preview's picture (the run goes on to its end, not timed)."""
-    from gradexplorer.ui.worker import picture_of
+    from gradexplorer.core.view.picture import picture_of
 
     wait_for_spare()
     marks: dict[str, float] = {}

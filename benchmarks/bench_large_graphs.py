@@ -50,7 +50,7 @@ from gradexplorer import capture  # noqa: E402
 from gradexplorer.core.analysis.grouping import expand_display, forget  # noqa: E402
 from gradexplorer.ui.app import create_application  # noqa: E402
 from gradexplorer.ui.graph_view import GraphView  # noqa: E402
-from gradexplorer.ui.worker import expanded_layout, prepare_view  # noqa: E402
+from gradexplorer.core.view.picture import expanded_layout, prepare_view  # noqa: E402
 
 TARGET_FIRST_S = 3.0
 TARGET_STALL_S = 0.100

@@ -73,7 +73,7 @@ def programs() -> dict[str, str]:
 
 
 def width_function(graph, display):
-    from gradexplorer.ui.worker import display_width  # the app's box widths (a plain function)
+    from gradexplorer.core.view.picture import display_width  # the app's box widths (a plain function)
 
     return lambda node: display_width(graph, display, node)
 

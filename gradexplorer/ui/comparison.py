@@ -18,7 +18,6 @@ End Comparison ends it.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,8 +32,8 @@ from ..core.io.session import SESSION_SUFFIX, load_session
 from ..core.records.capture import Capture
 from ..core.records.diff import STATUSES, CaptureDiff
 from ..core.records.errors import DocumentError
+from ..core.view.picture import prepare_view
 from .language import N_, error_text, phrase_text, translator_for
-from .worker import prepare_view
 
 __all__ = ["Comparison", "ComparisonController", "prepare_comparison"]
 
@@ -147,8 +146,7 @@ class ComparisonController(QObject):
     def _show_picture(self, pass_index: int | None, picture) -> None:
         window = self.window
         graph, display, layout = picture
-        window.result = dataclasses.replace(window.result, display=display, layout=layout, pass_index=pass_index,
-                                            pass_graph=graph)
+        window.view.show(display=display, layout=layout, pass_index=pass_index, pass_graph=graph)
         window._show_filter("all", None)
         passes = len(window.result.capture.passes)
         window.graph_view.show_graph(graph, layout, passes_ran=bool(passes), display=display)

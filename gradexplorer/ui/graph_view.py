@@ -51,6 +51,7 @@ from ..core.analysis.query import grad_norm
 from ..core.collector import paused_collection
 from ..core.graph.schema import node_gradient, node_role, value_caption
 from ..core.records.tensors import format_number
+from ..core.view.picture import display_width, label_width, node_label
 from .legend import (
     BOX_FILL,
     BOX_FILL_DARK,
@@ -66,7 +67,6 @@ from .legend import (
 )
 from .language import translator_for
 from .minimap import Minimap
-from .worker import display_width, label_width, node_label
 
 __all__ = ["GraphView", "NodeItem", "node_style"]
 

@@ -41,8 +41,6 @@ from ..core.analysis.grouping import (
     depth_of,
     drawn_count,
     expand_display,
-    expand_to_show,
-    parent_box,
 )
 from ..core.analysis.modules import audit_rows
 from ..core.analysis.accounting import leaf_steps_of
@@ -62,6 +60,8 @@ from ..core.isolated.engine import KILLED, default_memory_limit
 from ..core.records.capture import Capture
 from ..core.records.errors import CaptureStopped, DeviceUnavailableError, DocumentError
 from ..core.records.nodes import CaptureGraph
+from ..core.view.model import PictureModel
+from ..core.view.picture import CaptureResult, expanded_layout, flow_of, pass_view, prepare_view
 from ..resources import read_example
 from .capture_retirer import CaptureRetirer
 from .console import Console, ConsolePane
@@ -83,7 +83,7 @@ from .settings import Settings
 from .source_tabs import SourceTabs
 from .tensors_pane import TensorsPane
 from .window_menus import setup_menus
-from .worker import CaptureJob, CaptureResult, expanded_layout, flow_of, pass_view, prepare_view
+from .worker import CaptureJob
 
 __all__ = ["MainWindow"]
 
@@ -133,9 +133,10 @@ class MainWindow(QMainWindow):
             data_dir = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
         self.data_dir = Path(data_dir)
         self.session_path: Path | None = None
-        #: Frees captures that left the screen in short steps (see the ``result`` property).
+        #: Frees captures that left the screen in short steps (see :meth:`_retire`).
         self.retirer = CaptureRetirer(self)
-        self._result: CaptureResult | None = None
+        #: What is on screen, and the rules of what to show next (Qt-free: ``core.view.model``).
+        self.view = PictureModel(on_replaced=self._retire)
         self.last_gui_seconds = 0.0
         #: Runs started in this window (a pending autosave of an older capture sees it change and gives up).
         self._runs_started = 0
@@ -282,21 +283,25 @@ class MainWindow(QMainWindow):
     # -- the capture on screen -----------------------------------------------------------
     @property
     def result(self) -> CaptureResult | None:
-        """What is on screen: the last run's or the opened session's capture, laid out."""
-        return self._result
+        """What is on screen: the last run's or the opened session's capture, laid out (``self.view.result``)."""
+        return self.view.result
 
     @result.setter
     def result(self, value: CaptureResult | None) -> None:
-        old, self._result = self._result, value
-        if old is not None and (value is None or value.capture.graph is not old.capture.graph):
-            # Dropped at once, a 50,000-node capture froze the window for
-            # 0.2-0.4 s: it is freed in steps between events instead. A run's
-            # first picture shares its graph with the complete capture that
-            # replaces it: that small record just goes (retired, it would wait
-            # for the shared graph forever and keep it from ever being freed).
-            holder = [old.capture]
-            del old
-            self.retirer.retire(holder)
+        self.view.result = value
+
+    def _retire(self, old: CaptureResult) -> None:
+        """The view model's ``on_replaced``: the capture that left the screen is freed in steps between events.
+
+        Dropped at once, a 50,000-node capture froze the window for 0.2-0.4 s.
+        A run's first picture shares its graph with the complete capture that
+        replaces it: the model does not call this for it (retired, that small
+        record would wait for the shared graph forever and keep it from ever
+        being freed).
+        """
+        holder = [old.capture]
+        del old
+        self.retirer.retire(holder)
 
     # -- device ------------------------------------------------------------------------
     @property
@@ -1079,7 +1084,7 @@ class MainWindow(QMainWindow):
         self._show_filter("all", None)  # a filter belongs to the capture it was made on
         if result.layout is None:  # drawing was stopped
             self.graph_view.clear_graph()
-            self.console.append_message(result.note, error=True)
+            self.console.append_message(phrase_text(result.note), error=True)
         else:
             self.graph_view.show_graph(result.shown_graph, result.layout, passes_ran=bool(cap.passes),
                                        display=result.display)
@@ -1190,22 +1195,15 @@ class MainWindow(QMainWindow):
         """Select graph nodes, opening the module boxes that hide them; the first is inspected."""
         if self.result is None or not node_ids:
             return
-        first = node_ids[0]
-        if first not in self.result.shown_graph and first in self.result.capture.graph:
+        if self.view.needs_every_pass(node_ids[0]):
             self.set_pass(None)  # a node of another pass: every pass is drawn, then it is shown
-        display = self.result.display
-        graph = self.result.shown_graph
-        if display is not None and display.owner.get(first, first) != first:
-            self.redisplay(expand_to_show(graph, display.collapsed, graph.nodes[first].get("module")))
-            display = self.result.display
-        visible = list(dict.fromkeys(display.owner.get(n, n) for n in node_ids)) if display else node_ids
-        self.graph_view.select_nodes(visible)
+        collapsed = self.view.boxes_to_open_for(node_ids[0])
+        if collapsed is not None:
+            self.redisplay(collapsed)
+        self.graph_view.select_nodes(self.view.drawn_for(node_ids))
 
     def _on_editor_line_activated(self, line: int) -> None:
-        if self.result is None:
-            return
-        ids = [n for n, source in self.result.capture.graph.nodes(data="source")
-               if source is not None and source.line == line and source.file is None]
+        ids = self.view.nodes_at_line(line)
         if ids:
             self.show_nodes(ids)
 
@@ -1243,7 +1241,7 @@ class MainWindow(QMainWindow):
         if prepared is None:
             return
         display, layout = prepared
-        self.result = dataclasses.replace(self.result, display=display, layout=layout)
+        self.view.show(display=display, layout=layout)
         self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.restore_zoom(zoom, fitted=fitted)
         self._update_navigator()
@@ -1256,11 +1254,9 @@ class MainWindow(QMainWindow):
         comparison is on screen, its picture of that pass. ``force``: draw
         it again even when it is the pass shown.
         """
-        if self.result is None or (index == self.result.pass_index and not force):
+        if not self.view.is_new_pass(index, force=force):
             return
         cap = self.result.capture
-        if index is not None and not 0 <= index < len(cap.passes):
-            return
         self.replay.stop()  # a replay is of the pass it showed
         if self.comparison.active:
             self.comparison.show_pass(index)
@@ -1269,8 +1265,7 @@ class MainWindow(QMainWindow):
         if prepared is None:
             return
         graph, display, layout = prepared
-        self.result = dataclasses.replace(self.result, display=display, layout=layout, pass_index=index,
-                                          pass_graph=graph)
+        self.view.show(display=display, layout=layout, pass_index=index, pass_graph=graph)
         self._show_filter("all", None)  # a filter belongs to the picture it was made on
         self.graph_view.show_graph(self.result.shown_graph, layout, passes_ran=bool(cap.passes), display=display)
         self._update_navigator()
@@ -1297,17 +1292,11 @@ class MainWindow(QMainWindow):
         if prepared is None:
             return
         display, layout = prepared
-        self.result = dataclasses.replace(self.result, display=display, layout=layout)
+        self.view.show(display=display, layout=layout)
         self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
         self.graph_view.restore_zoom(zoom, fitted=fitted)
         self._update_navigator()
-
-        def inside(module: str) -> bool:  # exact paths: "model.1" holds "model.1.fc", not "model.10"
-            return module == path or module.startswith(path + ".")
-
-        shown = [d for d in self.result.display.nodes
-                 if (d.startswith(GROUP_PREFIX) and inside(d[len(GROUP_PREFIX):])) or
-                 (not d.startswith(GROUP_PREFIX) and inside(self.result.capture.graph.nodes[d].get("module") or ""))]
+        shown = self.view.drawn_inside(path)
         if shown:
             self.graph_view.select_nodes(shown[:1])
         self.status.setText(_tr("Expanded {path}: {count} boxes and nodes on screen").format(
@@ -1360,15 +1349,10 @@ class MainWindow(QMainWindow):
         selected = self.graph_view.selected_node()
         if self.result is None or not selected:
             return
-        if selected.startswith(GROUP_PREFIX):
-            parent = parent_box(self.result.shown_graph, selected[len(GROUP_PREFIX):])
-            if parent:
-                self.collapse_module(parent)
-            return
-        module = self.result.shown_graph.nodes[selected].get("module")
+        module = self.view.module_to_fold(selected)
         if module:
             self.collapse_module(module)
-        else:
+        elif not selected.startswith(GROUP_PREFIX):
             self.status.setText(_tr("This node was not made inside an nn.Module"))
 
     def expand_selected(self) -> None:
@@ -1391,11 +1375,8 @@ class MainWindow(QMainWindow):
         if not matches:
             self.status.setText(_tr("No node matches {text!r}").format(text=text))
             return []
-        step = getattr(self, "_find_step", (None, -1))
-        index = step[1] + 1 if step[0] == text else 0
-        index %= len(matches)
-        self._find_step = (text, index)
-        self.show_nodes([matches[index]] + [m for m in matches if m != matches[index]])
+        index, ordered = self.view.next_match(text, matches)
+        self.show_nodes(ordered)
         self.status.setText(_tr("{text!r}: match {number} of {count}").format(
             text=text, number=index + 1, count=len(matches)))
         return matches
@@ -1421,7 +1402,7 @@ class MainWindow(QMainWindow):
         return nodes
 
     def _show_filter(self, key: str, nodes: list[str] | None) -> None:
-        active = key != "all" and nodes is not None
+        active = self.view.set_filter(key, nodes)
         mode = self.filter_mode_combo.currentData()
         self.graph_view.set_filter(nodes if active else None, mode)
         self.filter_combo.setCurrentIndex(max(self.filter_combo.findData(key if active else "all"), 0))

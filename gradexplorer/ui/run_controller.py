@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QElapsedTimer, QObject, Qt, QThread, QTimer, Signal
 
-from .worker import CaptureJob, CaptureResult, CaptureWorker
+from ..core.view.picture import CaptureResult
+from .worker import CaptureJob, CaptureWorker
 
 __all__ = ["STOP_GRACE_MS", "STOP_RETRY_MS", "RunController"]
 

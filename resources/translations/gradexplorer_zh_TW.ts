@@ -2626,11 +2626,6 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
     <name>worker</name>
     <message>
       <location filename="../../gradexplorer/ui/worker.py" />
-      <source>Drawing the graph was stopped; the capture is in the panes and can be saved.</source>
-      <translation>已停止繪製圖形；擷取結果在各面板中，可以儲存。</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/worker.py" />
       <source>gradexplorer failed while capturing:
 </source>
       <translation>gradexplorer 在擷取時失敗：
@@ -3943,6 +3938,11 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
       <location filename="../../gradexplorer/core/records/phrases.py" />
       <source>{name} (in {scope})</source>
       <translation>{name}（在 {scope} 中）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/view/picture.py" />
+      <source>Drawing the graph was stopped; the capture is in the panes and can be saved.</source>
+      <translation>已停止繪製圖形；擷取結果在各面板中，可以儲存。</translation>
     </message>
   </context>
 </TS>

@@ -58,7 +58,7 @@ def test_boxes_in_a_layer_never_overlap():
 
 
 def test_a_resnet_drawn_whole_has_no_edge_through_a_box():
-    from gradexplorer.ui.worker import display_width
+    from gradexplorer.core.view.picture import display_width
 
     cap = capture(read_example("11_resnet_cnn"))
     display = display_graph(cap.graph, frozenset())

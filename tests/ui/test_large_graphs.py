@@ -141,7 +141,7 @@ def test_colour_by_gradient_norm_and_histogram(qtbot, window):
 
 
 def test_expanding_keeps_the_rest_in_place_and_a_stopped_drawing_is_reported(qtbot, window):
-    from gradexplorer.ui.worker import CaptureResult
+    from gradexplorer.core.view.picture import CaptureResult
 
     window.editor.setPlainText(MODEL)
     result = run_and_wait(qtbot, window)

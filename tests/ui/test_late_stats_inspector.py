@@ -43,7 +43,7 @@ def test_graph_captions_and_tooltips_made_before_the_statistics_arrive_are_made_
 
     from gradexplorer.core.records import tensors
     from gradexplorer.ui.graph_view import GraphView
-    from gradexplorer.ui.worker import layout_capture
+    from gradexplorer.core.view.picture import layout_capture
 
     monkeypatch.setattr(tensors, "LATE_STATS_WAIT", 2.0)
     read, records, lines = _handover(PROGRAM)
