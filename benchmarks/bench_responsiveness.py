@@ -136,10 +136,10 @@ def measure_once(window, size: int, folder: Path, collections: CollectionLog) ->
     timed("open", lambda: window.open_path(path, prompt=False))
     export_path = folder / "bench.dot"
     timed("export", lambda: window.export("dot", export_path))
-    timed("find", lambda: window.find("linear"))
-    timed("filter", lambda: window.apply_filter("requires_grad"))
+    timed("find", lambda: window.picture.find("linear"))
+    timed("filter", lambda: window.picture.apply_filter("requires_grad"))
     box = next((d for d in window.result.display.nodes if d.startswith(GROUP_PREFIX)), None)
-    timed("expand", lambda: box is not None and window.expand_group(box[len(GROUP_PREFIX):]))
+    timed("expand", lambda: box is not None and window.picture.expand_group(box[len(GROUP_PREFIX):]))
     timed("replay", lambda: [window.replay.bar.forward_action.trigger() for _ in range(3)])
     timed("compare", lambda: window.comparison.compare_with(path))
     return out

@@ -86,12 +86,12 @@ def project_pictures(window, app, folder: Path) -> None:
     cap = window.result.capture
     node = next(n for n, a in cap.graph.nodes(data=True) if a["source"] is not None
                 and a["source"].file == "pkg/layers.py" and a["op"] == "ReluBackward0")
-    window.show_nodes([node])
+    window.picture.show_nodes([node])
     source = cap.graph.nodes[node]["source"]
     window.show_source(source.file, source.line)
     _save(window, app, folder / "project-model-file.png")
     window.sources.show_program()
-    window.show_nodes([cap.node_named("loss")])
+    window.picture.show_nodes([cap.node_named("loss")])
     window.bottom_tabs.setCurrentWidget(window.modules_pane)
     _save(window, app, folder / "project-train-main.png")
     window.bottom_tabs.setCurrentIndex(0)
@@ -113,14 +113,14 @@ def docs_pictures(window, app, folder: Path) -> None:
     transformer = read_example("10_transformer_training")
     _run(window, transformer)
     _save(window, app, folder / "overview-transformer-2-layers.png")
-    window.expand_group("model.layers.1")
+    window.picture.expand_group("model.layers.1")
     _save(window, app, folder / "overview-transformer-layer-opened.png")
     _run(window, re.sub(r"^NUM_LAYERS = \d+$", "NUM_LAYERS = 40", transformer, flags=re.M))
     _save(window, app, folder / "overview-transformer-40-layers.png")
     _run(window, read_example("11_resnet_cnn"))
     _save(window, app, folder / "overview-resnet.png")
-    window.expand_group("model.stage2")
-    window.expand_group("model.stage2.0")
+    window.picture.expand_group("model.stage2")
+    window.picture.expand_group("model.stage2.0")
     window.colour_combo.setCurrentIndex(window.colour_combo.findData("grad_norm"))
     window.colour_combo.activated.emit(window.colour_combo.currentIndex())
     _save(window, app, folder / "resnet-block-gradient-norm.png")
@@ -291,7 +291,7 @@ def dark_pictures(window, app, folder: Path) -> None:
     app.setStyle("Fusion")
     app.setPalette(palette)
     _run(window, read_example("11_resnet_cnn"))
-    window.set_depth(3)
+    window.picture.set_depth(3)
     _save(window, app, folder / "overview-resnet-dark.png")
 
 

@@ -114,7 +114,7 @@ class ComparisonController(QObject):
         path = Path(path)
         window.status.setText(_tr("Comparing with {name}…").format(name=path.name))
         try:
-            prepared = window._view_job("compare", lambda: prepare_comparison(path, result.capture, result.pass_index))
+            prepared = window.picture.view_job("compare", lambda: prepare_comparison(path, result.capture, result.pass_index))
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays as it is
             why = error_text(exc) if isinstance(exc, (DocumentError, OSError)) else f"{type(exc).__name__}: {exc}"
             window.console.append_message(_tr("Cannot compare with {name}: {why}").format(
@@ -128,7 +128,7 @@ class ComparisonController(QObject):
         self.current = Comparison(path, capture_a, diff)
         self._show_picture(result.pass_index, picture)
         self._offer_colour(True)
-        window.set_colour_mode("diff")
+        window.picture.set_colour_mode("diff")
         window.inspector.show_node(None, None)
         window.end_comparison_action.setEnabled(True)
         window.tensors_pane.show_previous({n.name: (n.code_a or "-", phrase_text(n.sentence_a) if n.sentence_a
@@ -147,7 +147,7 @@ class ComparisonController(QObject):
         window = self.window
         graph, display, layout = picture
         window.view.show(display=display, layout=layout, pass_index=pass_index, pass_graph=graph)
-        window._show_filter("all", None)
+        window.picture.show_filter("all", None)
         passes = len(window.result.capture.passes)
         window.graph_view.show_graph(graph, layout, passes_ran=bool(passes), display=display)
         window.navigator.set_passes(passes, pass_index)
@@ -156,7 +156,7 @@ class ComparisonController(QObject):
         """The comparison's picture of another pass (the pass picker while comparing); False if it was not made."""
         current, window = self.current, self.window
         cap = window.result.capture
-        picture = window._view_job("compare", lambda: comparison_picture(current.diff, current.capture_a, cap,
+        picture = window.picture.view_job("compare", lambda: comparison_picture(current.diff, current.capture_a, cap,
                                                                           pass_index))
         if picture is None or self.current is not current:
             return False
@@ -181,7 +181,7 @@ class ComparisonController(QObject):
         if self.current is not None:
             index = self.window.result.pass_index
             self.forget()
-            self.window.set_pass(index, force=True)
+            self.window.picture.set_pass(index, force=True)
 
     def forget(self) -> None:
         """The picture no longer shows the comparison (a new run, a replay, End Comparison): drop it and its marks."""
@@ -191,7 +191,7 @@ class ComparisonController(QObject):
         window = self.window
         self._offer_colour(False)
         if window.graph_view.colour_mode == "diff":
-            window.set_colour_mode("kind")
+            window.picture.set_colour_mode("kind")
         window.inspector.show_comparison(None)
         window.tensors_pane.show_previous(None)
         window.modules_pane.show_changes(None)

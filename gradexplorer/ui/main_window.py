@@ -32,21 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.analysis.grouping import (
-    GROUP_PREFIX,
-    breadcrumbs,
-    collapse_at_depth,
-    collapse_one,
-    deepest_level,
-    depth_of,
-    drawn_count,
-    expand_display,
-)
+from ..core.analysis.grouping import GROUP_PREFIX
 from ..core.analysis.modules import audit_rows
-from ..core.analysis.accounting import leaf_steps_of
 from ..core.analysis.passes import default_pass
-from ..core.analysis.query import FILTERS, filter_nodes, first_new_nan, first_nonfinite, nonfinite_kind, search_nodes
-from ..core.analysis.verify import verify_node
 from ..core.capture import process_state
 from ..core.capture.devices import resolve_device
 from ..core.capture.run import versions
@@ -61,7 +49,7 @@ from ..core.records.capture import Capture
 from ..core.records.errors import CaptureStopped, DeviceUnavailableError, DocumentError
 from ..core.records.nodes import CaptureGraph
 from ..core.view.model import PictureModel
-from ..core.view.picture import CaptureResult, expanded_layout, flow_of, pass_view, prepare_view
+from ..core.view.picture import CaptureResult, flow_of, pass_view
 from ..resources import read_example
 from .capture_retirer import CaptureRetirer
 from .console import Console, ConsolePane
@@ -77,6 +65,7 @@ from .language import (LANGUAGES, N_, active_language, choose_language, error_re
 from .modules_pane import ModulesPane
 from .plots_pane import PlotsPane
 from .comparison import ComparisonController
+from .picture_actions import PictureActions
 from .replay import ReplayController
 from .run_controller import STOP_GRACE_MS, RunController
 from .settings import Settings
@@ -172,10 +161,6 @@ class MainWindow(QMainWindow):
         self.comparison = ComparisonController(self)
         self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
         self.device_combo.currentIndexChanged.connect(self._on_device_combo_changed)
-        self.search_box.returnPressed.connect(self._on_search_box_return_pressed)
-        self.filter_combo.activated.connect(self._on_filter_combo_activated)
-        self.filter_mode_combo.activated.connect(self._on_filter_combo_activated)
-        self.colour_combo.activated.connect(self._on_colour_combo_activated)
         self._make_status_bar()
         #: The capture runs: worker thread, Stop, ticks and the program's output.
         self.runs = RunController(self)
@@ -185,7 +170,6 @@ class MainWindow(QMainWindow):
         self.editor.document().setModified(False)
         self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
         self._update_title()
-        self._view_job_running = False  # see _view_job
         #: Every long job (save, open, export, autosave) runs here, off the GUI thread.
         self.jobs = JobRunner(self)
         self._autosave = AutosaveSlot(self.data_dir)
@@ -267,17 +251,10 @@ class MainWindow(QMainWindow):
         self.runs.stuck.connect(self._on_runs_stuck)
         self.runs.input_requested.connect(self.console_pane.ask)
         self.console_pane.input_entered.connect(self.runs.provide_input)
-
-        self.graph_view.node_selected.connect(self._on_graph_view_node_selected)
-        self.graph_view.group_activated.connect(self.expand_group)
-        self.navigator.crumb_clicked.connect(self.collapse_module)
-        self.navigator.depth_chosen.connect(self.set_depth)
-        self.navigator.pass_chosen.connect(self.set_pass)
-        self.editor.line_activated.connect(self._on_editor_line_activated)
+        #: What the user does to the picture (clicks, boxes, depth, passes, Find, filters, colours).
+        self.picture = PictureActions(self)
         self.inspector.source_requested.connect(self.show_source)
         self.console.line_requested.connect(self.show_source)
-        self.tensors_pane.node_requested.connect(self._on_tensors_pane_node_requested)
-        self.gradient_flow_pane.node_requested.connect(self._on_tensors_pane_node_requested)
         self.tensors_pane.line_requested.connect(self.show_source)
 
     # -- the capture on screen -----------------------------------------------------------
@@ -388,7 +365,7 @@ class MainWindow(QMainWindow):
         self.gradient_flow_pane.show_flows((), [])
         self._show_figures(())
         self.search_box.clear()
-        self._show_filter("all", None)
+        self.picture.show_filter("all", None)
         self.replay.set_capture(None)
         self.comparison.forget()
 
@@ -539,7 +516,7 @@ class MainWindow(QMainWindow):
         self._show_result(prepared)
         if session.view.selected_node and session.view.selected_node in cap.graph:
             # Through show_nodes: a node inside a folded module box opens the boxes that hide it.
-            self.show_nodes([session.view.selected_node])
+            self.picture.show_nodes([session.view.selected_node])
         if session.view.zoom:
             self.graph_view.restore_zoom(session.view.zoom, fitted=False)
 
@@ -900,18 +877,6 @@ class MainWindow(QMainWindow):
         self.sources.show_file(file, text, line)
         self.status.setText(_tr("{file}, line {line}").format(file=file, line=line))
 
-    def _scopes_of(self, node_id: str) -> dict[str, str]:
-        """Where each name of a node's tensor is held, for names held in a function (``{"loss": "main()"}``)."""
-        scopes: dict[str, str] = {}
-        if self.result is None:
-            return scopes
-        for info in self.result.capture.tensors:
-            if info.node == node_id and info.scopes:
-                for name, scope in zip(info.names, info.scopes):
-                    if scope:
-                        scopes.setdefault(name, scope)
-        return scopes
-
     # -- running ---------------------------------------------------------------------------
     @property
     def is_running(self) -> bool:
@@ -1060,7 +1025,7 @@ class MainWindow(QMainWindow):
             # shown, the boxes opened, the selection, the zoom); the panes fill in.
             self.result = dataclasses.replace(result, display=drawn.display, layout=drawn.layout,
                                               pass_index=drawn.pass_index, pass_graph=drawn.pass_graph)
-            self._on_graph_view_node_selected(self.graph_view.selected_node() or "")
+            self.picture.inspect(self.graph_view.selected_node() or "")
         else:
             self._show_picture(result)
             self._show_figures(cap.figures)
@@ -1081,14 +1046,14 @@ class MainWindow(QMainWindow):
         self.result = result
         self.comparison.forget()  # a comparison is of the picture it was made on
         self.replay.set_capture(cap)
-        self._show_filter("all", None)  # a filter belongs to the capture it was made on
+        self.picture.show_filter("all", None)  # a filter belongs to the capture it was made on
         if result.layout is None:  # drawing was stopped
             self.graph_view.clear_graph()
             self.console.append_message(phrase_text(result.note), error=True)
         else:
             self.graph_view.show_graph(result.shown_graph, result.layout, passes_ran=bool(cap.passes),
                                        display=result.display)
-        self._update_navigator()
+        self.picture.update_navigator()
         self.navigator.set_passes(len(cap.passes), result.pass_index)
         self.inspector.show_node(None, None)
 
@@ -1172,267 +1137,7 @@ class MainWindow(QMainWindow):
         self.run_finished.emit(self.result)
 
     # -- cross-pane navigation -----------------------------------------------------------
-    def _on_graph_view_node_selected(self, node_id: str) -> None:
-        if not node_id or self.result is None:
-            self.inspector.show_node(None, None)
-            self.navigator.set_crumbs(())
-            return
-        graph = self.result.shown_graph
-        if node_id.startswith(GROUP_PREFIX):
-            self.inspector.show_group(self.result.display.groups[node_id])
-            self.navigator.set_crumbs(breadcrumbs(graph, node_id[len(GROUP_PREFIX):]))
-            return
-        module = graph.nodes[node_id].get("module")
-        self.navigator.set_crumbs(breadcrumbs(graph, module), hint=_tr("This node was not made inside an nn.Module"))
-        cap = self.result.capture
-        if not self.comparison.owns(node_id):  # a node only the compared session has: shown from it
-            self.inspector.show_node(node_id, cap.graph.nodes[node_id], cap.passes, verify_node(cap, node_id),
-                                     self._scopes_of(node_id), prefer_pass=self.result.pass_index,
-                                     leaf_steps=leaf_steps_of(cap.graph, node_id))
-        self.comparison.inspect(node_id)
 
-    def show_nodes(self, node_ids: list[str]) -> None:
-        """Select graph nodes, opening the module boxes that hide them; the first is inspected."""
-        if self.result is None or not node_ids:
-            return
-        if self.view.needs_every_pass(node_ids[0]):
-            self.set_pass(None)  # a node of another pass: every pass is drawn, then it is shown
-        collapsed = self.view.boxes_to_open_for(node_ids[0])
-        if collapsed is not None:
-            self.redisplay(collapsed)
-        self.graph_view.select_nodes(self.view.drawn_for(node_ids))
-
-    def _on_editor_line_activated(self, line: int) -> None:
-        ids = self.view.nodes_at_line(line)
-        if ids:
-            self.show_nodes(ids)
-
-    def _on_tensors_pane_node_requested(self, node_id: str) -> None:
-        self.show_nodes([node_id])
-
-    # -- big graphs: modules, search, filters, health ---------------------------------------
-    def _view_job(self, name: str, fn):
-        """Compute something about the capture on screen in a job, while the window keeps painting.
-
-        Returns None (with a word in the status bar) when another such job
-        is still running (a second Find pressed meanwhile: the local event
-        loop of :meth:`JobRunner.run_and_wait` would otherwise start it
-        inside the first), or when the capture on screen changed while it
-        ran (a run finished): its answer would be about another capture.
-        """
-        if self._view_job_running:
-            self.status.setText(_tr("Still working on the previous request…"))
-            return None
-        shown = self.result
-        self._view_job_running = True
-        try:
-            value = self.jobs.run_and_wait(name, fn)
-        finally:
-            self._view_job_running = False
-        return value if self.result is shown else None
-
-    def redisplay(self, collapsed: frozenset[str]) -> None:
-        """Draw the capture again with another set of collapsed modules, keeping the zoom."""
-        if self.result is None:
-            return
-        zoom, fitted = self.graph_view.zoom_level(), self.graph_view.fitted
-        cap, graph = self.result.capture, self.result.shown_graph
-        prepared = self._view_job("redisplay", lambda: prepare_view(cap, frozenset(collapsed), graph=graph))
-        if prepared is None:
-            return
-        display, layout = prepared
-        self.view.show(display=display, layout=layout)
-        self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
-        self.graph_view.restore_zoom(zoom, fitted=fitted)
-        self._update_navigator()
-
-    def set_pass(self, index: int | None, *, force: bool = False) -> None:
-        """Draw one backward pass (0-based ``index``), or every pass (None), in a job; the zoom is fitted again.
-
-        The picture, its colours and captions, the filters and Find follow
-        the pass shown; the inspector opens a node on that pass. While a
-        comparison is on screen, its picture of that pass. ``force``: draw
-        it again even when it is the pass shown.
-        """
-        if not self.view.is_new_pass(index, force=force):
-            return
-        cap = self.result.capture
-        self.replay.stop()  # a replay is of the pass it showed
-        if self.comparison.active:
-            self.comparison.show_pass(index)
-            return
-        prepared = self._view_job("pass", lambda: pass_view(cap, index))
-        if prepared is None:
-            return
-        graph, display, layout = prepared
-        self.view.show(display=display, layout=layout, pass_index=index, pass_graph=graph)
-        self._show_filter("all", None)  # a filter belongs to the picture it was made on
-        self.graph_view.show_graph(self.result.shown_graph, layout, passes_ran=bool(cap.passes), display=display)
-        self._update_navigator()
-        self.navigator.set_passes(len(cap.passes), index)
-        self.inspector.show_node(None, None)
-        which = _tr("every pass") if index is None else _tr("pass {number} of {count}").format(
-            number=index + 1, count=len(cap.passes))
-        self.status.setText(_tr("Showing {which}: {nodes} nodes").format(
-            which=which, nodes=self.result.shown_graph.number_of_nodes()))
-
-    def expand_group(self, path: str) -> None:
-        """Open a module box one level (only that box is recomputed) and centre on what it held."""
-        if self.result is None or self.result.display is None:
-            return
-        cap, graph = self.result.capture, self.result.shown_graph
-        zoom, fitted = self.graph_view.zoom_level(), self.graph_view.fitted
-        old_display, old_layout = self.result.display, self.result.layout
-
-        def expand():
-            display = expand_display(graph, old_display, path)
-            return display, expanded_layout(graph, old_display, old_layout, display, GROUP_PREFIX + path)
-
-        prepared = self._view_job("expand", expand)
-        if prepared is None:
-            return
-        display, layout = prepared
-        self.view.show(display=display, layout=layout)
-        self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
-        self.graph_view.restore_zoom(zoom, fitted=fitted)
-        self._update_navigator()
-        shown = self.view.drawn_inside(path)
-        if shown:
-            self.graph_view.select_nodes(shown[:1])
-        self.status.setText(_tr("Expanded {path}: {count} boxes and nodes on screen").format(
-            path=path, count=len(self.result.display.nodes)))
-
-    #: The depth slider refuses a picture with more boxes and nodes than this (open boxes one by one).
-    MAX_DRAWN = 10_000
-
-    def _update_navigator(self) -> None:
-        """The depth slider's range and position for the picture on screen."""
-        if self.result is None or self.result.display is None:
-            self.navigator.set_levels(0, 0)
-            return
-        graph = self.result.shown_graph
-        self.navigator.set_levels(deepest_level(graph), depth_of(graph, self.result.display.collapsed))
-
-    def set_depth(self, depth: int) -> None:
-        """Open every module box down to ``depth`` levels (the slider); refused above :data:`MAX_DRAWN`."""
-        if self.result is None or self.result.display is None:
-            return
-        graph = self.result.shown_graph
-
-        def plan():
-            collapsed = collapse_at_depth(graph, depth)
-            return collapsed, drawn_count(graph, collapsed)
-
-        planned = self._view_job("depth", plan)
-        if planned is None:
-            return
-        collapsed, count = planned
-        if count > self.MAX_DRAWN:
-            self._update_navigator()  # back to where the picture is
-            self.status.setText(_tr("Depth {depth} would draw {count:,} boxes and nodes (more than {most:,}): "
-                                    "open the boxes you need by double-click instead").format(
-                depth=depth, count=count, most=self.MAX_DRAWN))
-            return
-        self.redisplay(collapsed)
-        self.status.setText(_tr("Depth {depth}: {count} boxes and nodes").format(
-            depth=depth, count=len(self.result.display.nodes)))
-
-    def collapse_module(self, path: str) -> None:
-        if self.result is None or self.result.display is None:
-            return
-        self.redisplay(collapse_one(self.result.shown_graph, self.result.display.collapsed, path))
-        self.graph_view.select_node(GROUP_PREFIX + path)
-        self.status.setText(_tr("Collapsed {path}").format(path=path))
-
-    def collapse_selected(self) -> None:
-        """Fold the selected node's module (on a box: its parent module) into one box."""
-        selected = self.graph_view.selected_node()
-        if self.result is None or not selected:
-            return
-        module = self.view.module_to_fold(selected)
-        if module:
-            self.collapse_module(module)
-        elif not selected.startswith(GROUP_PREFIX):
-            self.status.setText(_tr("This node was not made inside an nn.Module"))
-
-    def expand_selected(self) -> None:
-        """Open the selected module box one level."""
-        selected = self.graph_view.selected_node()
-        if selected and selected.startswith(GROUP_PREFIX):
-            self.expand_group(selected[len(GROUP_PREFIX):])
-
-    def _on_search_box_return_pressed(self) -> None:
-        self.find(self.search_box.text())
-
-    def find(self, text: str) -> list[str]:
-        """Select the nodes matching ``text`` and centre on the first; repeated calls step through them."""
-        if self.result is None:
-            return []
-        graph = self.result.shown_graph
-        matches = self._view_job("find", lambda: search_nodes(graph, text))
-        if matches is None:
-            return []
-        if not matches:
-            self.status.setText(_tr("No node matches {text!r}").format(text=text))
-            return []
-        index, ordered = self.view.next_match(text, matches)
-        self.show_nodes(ordered)
-        self.status.setText(_tr("{text!r}: match {number} of {count}").format(
-            text=text, number=index + 1, count=len(matches)))
-        return matches
-
-    def apply_filter(self, key: str) -> list[str]:
-        """Dim or hide (the mode combo) everything that does not pass a filter of :data:`FILTERS`.
-
-        ``"all"`` clears the filter. The count of passing nodes shows beside
-        the combo, with a Clear button; the filter stays while boxes are
-        opened and closed, and a new run or session clears it.
-        """
-        if self.result is None:
-            return []
-        cap, shown = self.result.capture, self.result.shown_graph
-        current = self.graph_view.selected_node()
-        if current and current.startswith(GROUP_PREFIX):
-            current = None
-        nodes = self._view_job(
-            "filter", lambda: filter_nodes(shown, key, selected=current, passes_ran=bool(cap.passes)))
-        if nodes is None:
-            return []
-        self._show_filter(key, nodes)
-        return nodes
-
-    def _show_filter(self, key: str, nodes: list[str] | None) -> None:
-        active = self.view.set_filter(key, nodes)
-        mode = self.filter_mode_combo.currentData()
-        self.graph_view.set_filter(nodes if active else None, mode)
-        self.filter_combo.setCurrentIndex(max(self.filter_combo.findData(key if active else "all"), 0))
-        self.clear_filter_action.setEnabled(active)
-        if not active:
-            self.filter_count.setText("")
-            if nodes is not None:
-                self.status.setText(_tr("Filter cleared: every node shown"))
-            return
-        total = self.result.shown_graph.number_of_nodes()
-        self.filter_count.setText(_tr(" {count} of {total} nodes ").format(count=len(nodes), total=total))
-        rest = _tr("dimmed") if mode == "dim" else _tr("hidden")
-        self.status.setText(_tr("{value}: {count} node(s); the rest {rest}").format(
-            value=phrase_text(FILTERS[key]), count=len(nodes), rest=rest))
-
-    def _on_filter_combo_activated(self, _index: int) -> None:
-        self.apply_filter(self.filter_combo.currentData())
-
-    def _on_colour_combo_activated(self, _index: int) -> None:
-        self.graph_view.set_colour_mode(self.colour_combo.currentData())
-
-    def set_colour_mode(self, key: str) -> None:
-        """Colour the nodes by ``"kind"``, ``"grad_norm"`` or, while comparing, ``"diff"`` (Graph > Colour, the combo)."""
-        self.colour_combo.setCurrentIndex(max(self.colour_combo.findData(key), 0))
-        self.graph_view.set_colour_mode(self.colour_combo.currentData())
-
-    def focus_find(self) -> None:
-        """Ctrl+F: the Find box, its text selected to type over."""
-        self.search_box.setFocus()
-        self.search_box.selectAll()
 
     def about_text(self) -> str:
         """What Help > About says: the versions this window runs with."""
@@ -1464,51 +1169,6 @@ class MainWindow(QMainWindow):
     def show_about(self) -> None:
         QMessageBox.about(self, _tr("About gradexplorer"), self.about_text())
 
-    def jump_to_first_nonfinite(self, where: str) -> str | None:
-        """Select the first node with NaN/Inf in ``"forward"`` or ``"backward"``, and its source line."""
-        if self.result is None:
-            return None
-        graph = self.result.capture.graph
-
-        def find():
-            forward, backward = first_nonfinite(graph)
-            kind = nonfinite_kind(graph.nodes[forward]) if forward is not None else ""
-            # An Inf first (a -inf attention mask, on purpose): the first NaN its inputs did not have.
-            new_nan = first_new_nan(graph) if where == "forward" and kind == "Inf" else None
-            return forward, backward, kind, new_nan
-
-        found = self._view_job("first-nonfinite", find)
-        if found is None:
-            return None
-        forward, backward, kind, new_nan = found
-        node_id = forward if where == "forward" else backward
-        if node_id is None:
-            self.status.setText(_tr("No NaN or Inf in the {where} pass").format(where=_tr(where)))
-            return None
-        earlier = ""
-        if new_nan is not None and new_nan != forward:
-            earlier = _tr(" (before it, {node} made Inf only, often on purpose, such as a -inf attention mask: its NaN "
-                          "comes later)").format(node=self._node_words(forward))
-            node_id = new_nan
-        self.show_nodes([node_id])
-        source = self.result.capture.graph.nodes[node_id].get("source")
-        if source is not None:
-            self.show_source(source.file or "", source.line)
-        if earlier:
-            self.status.setText(_tr("First NaN in forward that its inputs did not have: {node}{earlier}").format(
-                node=self._node_words(node_id), earlier=earlier))
-        else:
-            what = _tr(" ({kind})").format(kind=kind) if where == "forward" and kind else ""
-            self.status.setText(_tr("First NaN/Inf in {where}: {node}{what}").format(
-                where=_tr(where), node=self._node_words(node_id), what=what))
-        return node_id
-
-    def _node_words(self, node_id: str) -> str:
-        """``n12 SoftmaxBackward0 at line 6``: a node as the status bar names it."""
-        attrs = self.result.capture.graph.nodes[node_id]
-        source = attrs.get("source")
-        line = _tr(" at {where}").format(where=place_text(source)) if source is not None else ""
-        return f"{node_id} {attrs.get('op', '')}{line}"
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API

@@ -176,11 +176,11 @@ class ReplayController(QObject):
         if self.replay is None or self.replay.pass_index != pass_index or self.replay.graph is not cap.graph:
             window.comparison.end()  # a replay is of the run's own picture
             if window.result.pass_index != pass_index:
-                window.set_pass(pass_index)  # the picture of that pass (a job: the window keeps painting)
+                window.picture.set_pass(pass_index)  # the picture of that pass (a job: the window keeps painting)
                 if window.result is None or window.result.pass_index != pass_index:
                     return
             # The steps of a 50,000-node pass take 70 ms to gather: a job, the window keeps painting meanwhile.
-            replay = window._view_job("replay", lambda: replay_of(cap, pass_index))
+            replay = window.picture.view_job("replay", lambda: replay_of(cap, pass_index))
             if replay is None:
                 return
             self.replay = replay

@@ -60,18 +60,18 @@ ACTIONS = (
     ActionSpec("fit_action", N_("Fit Graph"), ("Ctrl+0",), "", lambda w: w.graph_view.fit()),
     ActionSpec("nan_forward_action", N_("First NaN (forward)"), (),
                N_("Select the first op, in execution order, whose value has NaN/Inf"),
-               lambda w: w.jump_to_first_nonfinite("forward")),
+               lambda w: w.picture.jump_to_first_nonfinite("forward")),
     ActionSpec("nan_backward_action", N_("First NaN (backward)"), (),
                N_("Select the first node, in backward order, with a NaN/Inf gradient"),
-               lambda w: w.jump_to_first_nonfinite("backward")),
+               lambda w: w.picture.jump_to_first_nonfinite("backward")),
     ActionSpec("collapse_action", N_("Collapse Module"), ("Ctrl+K",),
-               N_("Fold the selected node's module into one box (Ctrl+K)"), lambda w: w.collapse_selected()),
+               N_("Fold the selected node's module into one box (Ctrl+K)"), lambda w: w.picture.collapse_selected()),
     ActionSpec("expand_action", N_("Expand Module"), ("Ctrl+E",),
-               N_("Open the selected module box one level (or double-click it)"), lambda w: w.expand_selected()),
+               N_("Open the selected module box one level (or double-click it)"), lambda w: w.picture.expand_selected()),
     ActionSpec("clear_filter_action", N_("Clear Filter"), (),
-               N_("Show every node again (the filter dims or hides the rest)"), lambda w: w.apply_filter("all")),
+               N_("Show every node again (the filter dims or hides the rest)"), lambda w: w.picture.apply_filter("all")),
     ActionSpec("find_action", N_("Find…"), (QKeySequence.StandardKey.Find,),
-               N_("Find nodes by name, op, module or shape (Ctrl+F)"), lambda w: w.focus_find()),
+               N_("Find nodes by name, op, module or shape (Ctrl+F)"), lambda w: w.picture.focus_find()),
     ActionSpec("about_action", N_("About gradexplorer"), (), N_("Versions of gradexplorer, PyTorch, Python and Qt"),
                lambda w: w.show_about()),
 )
@@ -197,14 +197,14 @@ def _graph_menu(window, menu) -> None:
     window.filter_actions = {}
     for key, text in FILTERS.items():
         action = filters.addAction(phrase_text(text))
-        action.triggered.connect(lambda _checked=False, k=key: window.apply_filter(k))
+        action.triggered.connect(lambda _checked=False, k=key: window.picture.apply_filter(k))
         window.filter_actions[key] = action
     graph_menu.addAction(window.clear_filter_action)
     colours = graph_menu.addMenu(_tr("&Colour"))
     window.colour_actions = {}
     for key, text in (("kind", _tr("By Node Kind")), ("grad_norm", _tr("By Gradient Norm (log)"))):
         action = colours.addAction(text)
-        action.triggered.connect(lambda _checked=False, k=key: window.set_colour_mode(k))
+        action.triggered.connect(lambda _checked=False, k=key: window.picture.set_colour_mode(k))
         window.colour_actions[key] = action
     graph_menu.addSeparator()
     for action in (window.nan_forward_action, window.nan_backward_action):

@@ -213,7 +213,7 @@ def test_a_training_loop_is_compared_pass_by_pass(qtbot, window, tmp_path):
     assert "pass 3 of 3 shown" in window.status.text()
     # Pass 1 ran on the same parameters in both runs: the same gradients, every node the same.
     assert all(torch.equal(plain_a[0][n], plain_b[0][n]) for n in plain_a[0])
-    window.set_pass(0)
+    window.picture.set_pass(0)
     assert window.comparison.active and window.result.pass_index == 0
     assert set(fills().values()) == {same}
     view.select_node(weight)

@@ -25,7 +25,7 @@ def test_leaf_shows_each_pass_delta_and_the_pass_that_raised(qtbot, window):
     assert labels == ["pass 1 (line 3)", "pass 2 (line 5)", "pass 3 (line 8) — raised"]
     assert window.result.pass_index == 2  # the picture opens on the last pass (the one that raised)...
     assert inspector.pass_picker.currentIndex() == 2  # ...and the inspector follows it
-    window.set_pass(None)  # every pass drawn: the inspector opens on the last pass that brought w a gradient
+    window.picture.set_pass(None)  # every pass drawn: the inspector opens on the last pass that brought w a gradient
     click_node(qtbot, window, "w")
     assert inspector.pass_picker.currentIndex() == 1
     inspector.pass_picker.setCurrentIndex(2)

@@ -126,7 +126,7 @@ def test_pass_numbers_are_counted_from_one_everywhere(qtbot, window):
     result = run_and_wait(qtbot, window)
     plain = torch.tensor([1.0, 2.0], requires_grad=True)
     (plain * plain * 3).sum().backward()
-    window.show_nodes([result.capture.node_named("b")])
+    window.picture.show_nodes([result.capture.node_named("b")])
     inspector = window.inspector
     assert [inspector.pass_picker.itemText(i) for i in range(inspector.pass_picker.count())] == ["pass 2 (line 4)"]
     assert inspector.grad.record is not None

@@ -49,7 +49,7 @@ def test_collapse_and_expand_a_module_reads_counts_back(qtbot, window):
 def test_search_selects_and_reveals(qtbot, window):
     window.editor.setPlainText(MODEL)
     run_and_wait(qtbot, window)
-    window.collapse_module("model.2")
+    window.picture.collapse_module("model.2")
     qtbot.keyClicks(window.search_box, "model.2.0.bias")
     qtbot.keyClick(window.search_box, Qt.Key.Key_Return)
     selected = window.graph_view.selected_node()
@@ -145,11 +145,11 @@ def test_expanding_keeps_the_rest_in_place_and_a_stopped_drawing_is_reported(qtb
 
     window.editor.setPlainText(MODEL)
     result = run_and_wait(qtbot, window)
-    window.collapse_module("model.2")
+    window.picture.collapse_module("model.2")
     box = GROUP_PREFIX + "model.2"
     box_y = window.result.layout.positions[box][1]
     above = {n: p for n, p in window.result.layout.positions.items() if p[1] < box_y}
-    window.expand_group("model.2")
+    window.picture.expand_group("model.2")
     after = window.result.layout.positions
     assert above and all(after[n] == p for n, p in above.items())
     window._on_runs_returned(CaptureResult(result.capture, None, 0.0, None, "Drawing the graph was stopped"))
@@ -223,5 +223,5 @@ def test_nan_is_marked_on_nodes_and_on_module_boxes(qtbot, window):
     graph = result.capture.graph
     bad = [n for n, a in graph.nodes(data=True) if a["module"] == "model.0" and a["kind"] != "leaf"]
     assert any(window.graph_view.items_by_id[n].style[3] for n in bad)  # red border
-    window.collapse_module("model.0")
+    window.picture.collapse_module("model.0")
     assert window.graph_view.items_by_id[GROUP_PREFIX + "model.0"].group.nonfinite

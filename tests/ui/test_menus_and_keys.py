@@ -103,7 +103,7 @@ def test_a_reopened_session_selects_its_node_inside_a_folded_box(qtbot, window, 
     cap = run_and_wait(qtbot, window).capture
     inner = next(n for n, a in cap.graph.nodes(data=True) if (a["module"] or "").startswith("model.layers.1.linear1")
                  and a["kind"] == "op")
-    window.show_nodes([inner])
+    window.picture.show_nodes([inner])
     assert window.graph_view.selected_node() == inner
     path = tmp_path / "t.gxsession"
     window.ask_session_save_path = lambda: str(path)

@@ -20,11 +20,11 @@ def _module(window, display_id: str) -> str:
 def test_expanding_model_1_opens_only_that_box_and_selects_inside_it(qtbot, window):
     window.editor.setPlainText(TWELVE_BLOCKS)
     run_and_wait(qtbot, window)
-    window.redisplay(frozenset(f"model.{i}" for i in range(12)))
+    window.picture.redisplay(frozenset(f"model.{i}" for i in range(12)))
     assert {d for d in window.result.display.nodes if d.startswith(GROUP_PREFIX)} == \
         {f"{GROUP_PREFIX}model.{i}" for i in range(12)}
-    window.expand_group("model.10")  # one level: its two children become boxes, drawn before model.1's
-    window.expand_group("model.1")
+    window.picture.expand_group("model.10")  # one level: its two children become boxes, drawn before model.1's
+    window.picture.expand_group("model.1")
     boxes = {d for d in window.result.display.nodes if d.startswith(GROUP_PREFIX)}
     assert boxes == {f"{GROUP_PREFIX}model.{i}" for i in range(12) if i not in (1, 10)} | \
         {f"{GROUP_PREFIX}model.{i}.{j}" for i in (1, 10) for j in (0, 1)}
@@ -53,8 +53,8 @@ loss.backward()
 def test_what_an_expanded_box_held_is_selected_not_a_module_whose_name_starts_alike(qtbot, window):
     window.editor.setPlainText(NAME_PREFIXES)
     run_and_wait(qtbot, window)
-    window.redisplay(frozenset({"model.block_pre", "model.block"}))
-    window.expand_group("model.block_pre")  # drawn first: its boxes come before model.block's
-    window.expand_group("model.block")
+    window.picture.redisplay(frozenset({"model.block_pre", "model.block"}))
+    window.picture.expand_group("model.block_pre")  # drawn first: its boxes come before model.block's
+    window.picture.expand_group("model.block")
     module = _module(window, window.graph_view.selected_node())
     assert module == "model.block" or module.startswith("model.block."), module

@@ -56,8 +56,8 @@ def test_ctrl_k_after_a_find_folds_the_current_match_not_another(qtbot, window):
     window.editor.setPlainText(MODEL)
     run_and_wait(qtbot, window)
     graph = window.result.capture.graph
-    window.find("weight")  # match 1
-    matches = window.find("weight")  # match 2 of 3: model.2.0.weight is current, all three selected
+    window.picture.find("weight")  # match 1
+    matches = window.picture.find("weight")  # match 2 of 3: model.2.0.weight is current, all three selected
     assert len(window.graph_view.selected_nodes()) == len(matches) == 3
     current = window.graph_view.selected_node()
     assert current == matches[1]
@@ -70,7 +70,7 @@ def test_ctrl_k_after_a_find_folds_the_current_match_not_another(qtbot, window):
 def test_clicking_makes_a_node_current_and_the_inspector_follows(qtbot, window):
     window.editor.setPlainText(MODEL)
     run_and_wait(qtbot, window)
-    window.find("weight")
+    window.picture.find("weight")
     node = click_node(qtbot, window, "model.3.bias")
     assert window.graph_view.selected_node() == node and window.graph_view.selected_nodes() == [node]
     assert window.inspector.names.text() == "model.3.bias"
@@ -120,13 +120,13 @@ def test_filter_hides_the_rest_then_clear_restores_it(qtbot, window):
 def test_a_filter_stays_while_a_box_is_closed_and_opened(qtbot, window):
     result = _model_with_the_weight_clicked_and_hide_chosen(qtbot, window)
     graph = result.capture.graph
-    window.apply_filter("path")
-    window.collapse_module("model.2")  # the path runs through model.2.0: its box stays visible
+    window.picture.apply_filter("path")
+    window.picture.collapse_module("model.2")  # the path runs through model.2.0: its box stays visible
     assert window.graph_view.items_by_id[GROUP_PREFIX + "model.2"].isVisible()
     assert not window.graph_view.items_by_id[result.capture.node_named("model.3.bias")].isVisible()
-    window.expand_group("model.2")
-    window.expand_group("model.2.0")
-    window.expand_group("model.2.1")
+    window.picture.expand_group("model.2")
+    window.picture.expand_group("model.2.0")
+    window.picture.expand_group("model.2.1")
     visible = window.graph_view.visible_node_ids()
     assert sorted(graph.nodes[n]["op"] for n in visible) == _plain_path_ops(lambda m: m[0].weight)
 
@@ -157,7 +157,7 @@ def _svg_texts(path):
 def test_exported_svg_holds_every_node_and_the_legend(qtbot, window, tmp_path):
     window.example_actions["11_resnet_cnn"].trigger()
     run_and_wait(qtbot, window)
-    window.expand_group("model.stage2")  # some boxes, some opened
+    window.picture.expand_group("model.stage2")  # some boxes, some opened
     view = window.graph_view
     view.zoom_by(4.0)  # what is on screen is a small part of the drawing
     assert window.export("svg", tmp_path / "resnet")
@@ -195,7 +195,7 @@ def test_the_depth_slider_refuses_a_picture_too_big_to_draw(qtbot, window):
     window.example_actions["11_resnet_cnn"].trigger()
     run_and_wait(qtbot, window)
     before = window.result.display
-    window.MAX_DRAWN = 20
+    window.picture.MAX_DRAWN = 20
     window.navigator.slider.setValue(window.navigator.slider.maximum())
     assert window.result.display is before
     assert "would draw" in window.status.text()
@@ -205,8 +205,8 @@ def test_the_depth_slider_refuses_a_picture_too_big_to_draw(qtbot, window):
 def test_breadcrumbs_show_the_current_nodes_modules_and_fold_into_one(qtbot, window):
     window.example_actions["11_resnet_cnn"].trigger()
     run_and_wait(qtbot, window)
-    window.expand_group("model.stage2")
-    window.expand_group("model.stage2.0")
+    window.picture.expand_group("model.stage2")
+    window.picture.expand_group("model.stage2.0")
     window.graph_view.select_node(GROUP_PREFIX + "model.stage2.0.conv1")
     crumbs = [button.text() for button in window.navigator.crumb_buttons]
     assert crumbs == ["model", "stage2", "0", "conv1"]
@@ -385,7 +385,7 @@ def test_opening_a_box_draws_no_edge_through_a_box(qtbot, window):
     drawn, through = drawn_edges_through_boxes(view)
     assert drawn == len(window.result.display.edges) > 0 and through == 0
     for box in ("model.cell", "model.head"):
-        window.expand_group(box)
+        window.picture.expand_group(box)
         assert GROUP_PREFIX + box not in view.items_by_id
         drawn, through = drawn_edges_through_boxes(view)
         assert drawn == len(window.result.display.edges) > 0

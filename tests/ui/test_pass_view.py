@@ -62,10 +62,10 @@ def test_the_colours_and_the_inspector_follow_the_pass_shown(qtbot, window):
     cap = run_and_wait(qtbot, window).capture
     plain = _plain_deliveries()
     leaf = cap.node_named("model.3.weight")
-    window.set_colour_mode("grad_norm")
+    window.picture.set_colour_mode("grad_norm")
     for index in (0, 2):
-        window.set_pass(index)
-        window.show_nodes([leaf])
+        window.picture.set_pass(index)
+        window.picture.show_nodes([leaf])
         item = window.graph_view.items_by_id[leaf]
         assert item._brush.color() == norm_colour(plain[index].norm().item())
         assert item._brush.color() == norm_colour(grad_norm(cap.graph.nodes[leaf]["accumulation"][index].delivered))
@@ -99,6 +99,6 @@ def test_a_node_of_another_pass_is_shown_with_every_pass(qtbot, window):
     cap = run_and_wait(qtbot, window).capture
     first_root = cap.passes[0].roots[0][0]
     assert first_root not in window.result.shown_graph
-    window.show_nodes([first_root])
+    window.picture.show_nodes([first_root])
     assert window.result.pass_index is None
     assert window.graph_view.selected_node() == first_root

@@ -78,7 +78,7 @@ def _open_mlp_project(window, tmp_path):
 
 
 def _click(qtbot, window, node_id: str) -> None:
-    window.show_nodes([node_id])
+    window.picture.show_nodes([node_id])
     item = window.graph_view.items_by_id[node_id]
     window.graph_view.centerOn(item)
     qtbot.mouseClick(window.graph_view.viewport(), Qt.MouseButton.LeftButton,

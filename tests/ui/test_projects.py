@@ -24,7 +24,7 @@ def _project(tmp_path, name: str) -> Path:
 
 
 def _click_node(qtbot, window, node_id: str) -> None:
-    window.show_nodes([node_id])  # opens the module box that hides it
+    window.picture.show_nodes([node_id])  # opens the module box that hides it
     item = window.graph_view.items_by_id[node_id]
     window.graph_view.centerOn(item)
     qtbot.mouseClick(window.graph_view.viewport(), Qt.MouseButton.LeftButton,

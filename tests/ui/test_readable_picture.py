@@ -104,7 +104,7 @@ def test_the_legend_and_the_minimap_never_cover_a_box(qtbot, window):
     window.editor.setPlainText(code)
     run_and_wait(qtbot, window)
     view = window.graph_view
-    window.set_depth(4)  # every layer open: a drawing much bigger than the view, the minimap shown
+    window.picture.set_depth(4)  # every layer open: a drawing much bigger than the view, the minimap shown
     assert not any(re.fullmatch(r"model\.layers\.[^.]+", n[len(GROUP_PREFIX):]) for n in view.items_by_id
                    if n.startswith(GROUP_PREFIX))
     assert view.minimap.isVisible() and view.legend.isVisible()
@@ -150,7 +150,7 @@ def test_a_dark_palette_paints_the_legend_the_minimap_and_the_boxes_dark(qtbot, 
     code = re.sub(r"^NUM_LAYERS = \d+$", "NUM_LAYERS = 6", read_example("10_transformer_training"), flags=re.M)
     window.editor.setPlainText(code)
     run_and_wait(qtbot, window)
-    window.set_depth(4)
+    window.picture.set_depth(4)
     assert view.legend.isVisible() and view.minimap.isVisible()
     legend = view.legend.grab().toImage()
     # The first swatch row (the leaf's) sits under the title: its middle is the leaf's dark fill.

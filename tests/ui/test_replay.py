@@ -90,7 +90,7 @@ def test_play_runs_to_the_last_step_and_a_second_pass_is_replayed_on_its_own_pic
     text = window.inspector.replay_text()
     assert text.startswith(f"Step {length} of {length}") and "w.grad: [" in text
     # Choosing another pass in the navigator leaves the replay.
-    window.set_pass(0)
+    window.picture.set_pass(0)
     assert window.replay.replay is None and window.inspector.replay_text() == ""
 
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from tests.programs import MODEL
 
-from gradexplorer.ui import main_window as main_window_module
+from gradexplorer.ui import picture_actions as picture_actions_module
 from gradexplorer.ui.idle_collector import IdleCollector
 
 from .conftest import run_and_wait
@@ -25,15 +25,15 @@ def test_find_filter_and_redisplay_run_off_the_gui_thread(qtbot, window, monkeyp
         def wrapped(*args, **kwargs):
             threads[name] = threading.current_thread()
             return original(*args, **kwargs)
-        monkeypatch.setattr(main_window_module, name, wrapped)
+        monkeypatch.setattr(picture_actions_module, name, wrapped)
 
     for name in ("search_nodes", "filter_nodes", "prepare_view", "expand_display", "first_nonfinite"):
-        spy(name, getattr(main_window_module, name))
-    assert window.find("relu")
-    assert window.apply_filter("requires_grad")
-    window.collapse_module("model.2")
-    window.expand_group("model.2")
-    window.jump_to_first_nonfinite("forward")
+        spy(name, getattr(picture_actions_module, name))
+    assert window.picture.find("relu")
+    assert window.picture.apply_filter("requires_grad")
+    window.picture.collapse_module("model.2")
+    window.picture.expand_group("model.2")
+    window.picture.jump_to_first_nonfinite("forward")
     assert set(threads) == {"search_nodes", "filter_nodes", "prepare_view", "expand_display", "first_nonfinite"}
     gui = threading.main_thread()
     assert all(thread is not gui for thread in threads.values()), threads
@@ -138,22 +138,22 @@ def test_a_second_request_while_one_runs_is_refused_and_a_stale_answer_is_droppe
     window.editor.setPlainText(MODEL)
     run_and_wait(qtbot, window)
     gate = threading.Event()
-    original = main_window_module.search_nodes
+    original = picture_actions_module.search_nodes
 
     def slow(graph, text):
         gate.wait(10)
         return original(graph, text)
 
-    monkeypatch.setattr(main_window_module, "search_nodes", slow)
+    monkeypatch.setattr(picture_actions_module, "search_nodes", slow)
     seen = {}
 
     def meanwhile():
-        seen["second"] = window.find("relu")  # the first Find is still waiting for its job
+        seen["second"] = window.picture.find("relu")  # the first Find is still waiting for its job
         seen["status"] = window.status.text()
         gate.set()
 
     QTimer.singleShot(50, meanwhile)
-    assert window.find("relu")  # the first one completes
+    assert window.picture.find("relu")  # the first one completes
     assert seen == {"second": [], "status": "Still working on the previous request…"}
 
     gate.clear()
@@ -164,7 +164,7 @@ def test_a_second_request_while_one_runs_is_refused_and_a_stale_answer_is_droppe
 
     QTimer.singleShot(50, new_capture_arrives)
     window.graph_view.select_node(None)
-    assert window.find("relu") == []  # its answer was about the capture that left the screen
+    assert window.picture.find("relu") == []  # its answer was about the capture that left the screen
     assert window.graph_view.selected_node() is None
 
 

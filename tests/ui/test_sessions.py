@@ -112,7 +112,7 @@ def test_loading_another_program_clears_the_old_picture(qtbot, window):
     window.example_actions["03_next_functions"].trigger()
     run_and_wait(qtbot, window)
     window.search_box.setText("c")
-    window.find("c")
+    window.picture.find("c")
     window.filter_combo.setCurrentIndex(1)
     assert window.graph_view.items_by_id and window.tensors_pane.rowCount()
     window.example_actions["01_no_grad_alias"].trigger()

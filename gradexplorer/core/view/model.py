@@ -102,6 +102,18 @@ class PictureModel:
         return [n for n, source in self._result.capture.graph.nodes(data="source")
                 if source is not None and source.line == line and source.file == file]
 
+    def scopes_of(self, node_id: str) -> dict[str, str]:
+        """Where each name of a node's tensor is held, for names held in a function (``{"loss": "main()"}``)."""
+        scopes: dict[str, str] = {}
+        if self._result is None:
+            return scopes
+        for info in self._result.capture.tensors:
+            if info.node == node_id and info.scopes:
+                for name, scope in zip(info.names, info.scopes):
+                    if scope:
+                        scopes.setdefault(name, scope)
+        return scopes
+
     def needs_every_pass(self, node_id: str) -> bool:
         """Whether ``node_id`` is a node of the capture that the pass on screen does not have."""
         result = self._result
