@@ -1687,86 +1687,6 @@ from {folder}
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>This node was not made inside an nn.Module</source>
-      <translation>這個節點不是在 nn.Module 中產生的</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Still working on the previous request…</source>
-      <translation>仍在處理上一個要求…</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>every pass</source>
-      <translation>所有反向傳播</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>pass {number} of {count}</source>
-      <translation>第 {number} 次（共 {count} 次）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Showing {which}: {nodes} nodes</source>
-      <translation>顯示{which}：{nodes} 個節點</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Expanded {path}: {count} boxes and nodes on screen</source>
-      <translation>已展開 {path}：畫面上有 {count} 個方塊與節點</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Depth {depth} would draw {count:,} boxes and nodes (more than {most:,}): open the boxes you need by double-click instead</source>
-      <translation>深度 {depth} 會繪出 {count:,} 個方塊與節點（超過 {most:,}）：請改為按兩下展開你需要的方塊</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Depth {depth}: {count} boxes and nodes</source>
-      <translation>深度 {depth}：{count} 個方塊與節點</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Collapsed {path}</source>
-      <translation>已收合 {path}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>No node matches {text!r}</source>
-      <translation>沒有節點符合 {text!r}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>{text!r}: match {number} of {count}</source>
-      <translation>{text!r}：第 {number} 個符合（共 {count} 個）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Filter cleared: every node shown</source>
-      <translation>已清除篩選：顯示所有節點</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source> {count} of {total} nodes </source>
-      <translation> {count} / {total} 個節點 </translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>dimmed</source>
-      <translation>淡化</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>hidden</source>
-      <translation>隱藏</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>{value}: {count} node(s); the rest {rest}</source>
-      <translation>{value}：{count} 個節點；其餘{rest}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>gradexplorer {version}
 Shows what PyTorch autograd really does with your code.
 
@@ -1790,31 +1710,6 @@ Shows what PyTorch autograd really does with your code.
       <location filename="../../gradexplorer/ui/main_window.py" />
       <source>About gradexplorer</source>
       <translation>關於 gradexplorer</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>No NaN or Inf in the {where} pass</source>
-      <translation>{where}傳播中沒有 NaN 或 Inf</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source> (before it, {node} made Inf only, often on purpose, such as a -inf attention mask: its NaN comes later)</source>
-      <translation>（在它之前，{node} 只產生了 Inf，通常是刻意的，例如 -inf 的注意力遮罩：它的 NaN 出現在後面）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>First NaN in forward that its inputs did not have: {node}{earlier}</source>
-      <translation>前向傳播中第一個輸入沒有、自己才出現的 NaN：{node}{earlier}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source> ({kind})</source>
-      <translation>（{kind}）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>First NaN/Inf in {where}: {node}{what}</source>
-      <translation>{where}傳播中第一個 NaN/Inf：{node}{what}</translation>
     </message>
   </context>
   <context>
@@ -1879,6 +1774,119 @@ Shows what PyTorch autograd really does with your code.
       <location filename="../../gradexplorer/ui/pending_note.py" />
       <source>Pending</source>
       <translation>計算中</translation>
+    </message>
+  </context>
+  <context>
+    <name>picture_actions</name>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>This node was not made inside an nn.Module</source>
+      <translation>這個節點不是在 nn.Module 中產生的</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>Still working on the previous request…</source>
+      <translation>仍在處理上一個要求…</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>every pass</source>
+      <translation>所有反向傳播</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>pass {number} of {count}</source>
+      <translation>第 {number} 次（共 {count} 次）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>Showing {which}: {nodes} nodes</source>
+      <translation>顯示{which}：{nodes} 個節點</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>Expanded {path}: {count} boxes and nodes on screen</source>
+      <translation>已展開 {path}：畫面上有 {count} 個方塊與節點</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>Depth {depth} would draw {count:,} boxes and nodes (more than {most:,}): open the boxes you need by double-click instead</source>
+      <translation>深度 {depth} 會繪出 {count:,} 個方塊與節點（超過 {most:,}）：請改為按兩下展開你需要的方塊</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>Depth {depth}: {count} boxes and nodes</source>
+      <translation>深度 {depth}：{count} 個方塊與節點</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>Collapsed {path}</source>
+      <translation>已收合 {path}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>No node matches {text!r}</source>
+      <translation>沒有節點符合 {text!r}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>{text!r}: match {number} of {count}</source>
+      <translation>{text!r}：第 {number} 個符合（共 {count} 個）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>Filter cleared: every node shown</source>
+      <translation>已清除篩選：顯示所有節點</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source> {count} of {total} nodes </source>
+      <translation> {count} / {total} 個節點 </translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>dimmed</source>
+      <translation>淡化</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>hidden</source>
+      <translation>隱藏</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>{value}: {count} node(s); the rest {rest}</source>
+      <translation>{value}：{count} 個節點；其餘{rest}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>No NaN or Inf in the {where} pass</source>
+      <translation>{where}傳播中沒有 NaN 或 Inf</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source> (before it, {node} made Inf only, often on purpose, such as a -inf attention mask: its NaN comes later)</source>
+      <translation>（在它之前，{node} 只產生了 Inf，通常是刻意的，例如 -inf 的注意力遮罩：它的 NaN 出現在後面）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>First NaN in forward that its inputs did not have: {node}{earlier}</source>
+      <translation>前向傳播中第一個輸入沒有、自己才出現的 NaN：{node}{earlier}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source> ({kind})</source>
+      <translation>（{kind}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>First NaN/Inf in {where}: {node}{what}</source>
+      <translation>{where}傳播中第一個 NaN/Inf：{node}{what}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source> at {where}</source>
+      <translation>（{where}）</translation>
     </message>
   </context>
   <context>
