@@ -131,9 +131,9 @@ def measure_once(window, size: int, folder: Path, collections: CollectionLog) ->
     timed("autosave", autosave)
     path = folder / "bench.gxsession"
     window.ask_session_save_path = lambda: str(path)
-    timed("save", window.save_as)
+    timed("save", window.files.save_as)
     out["size"] = path.stat().st_size
-    timed("open", lambda: window.open_path(path, prompt=False))
+    timed("open", lambda: window.files.open_path(path, prompt=False))
     export_path = folder / "bench.dot"
     timed("export", lambda: window.export("dot", export_path))
     timed("find", lambda: window.picture.find("linear"))
@@ -154,7 +154,7 @@ def format_1_size(window, folder: Path) -> int:
     collection it leaves pending runs here, before the next size starts.
     """
     old = folder / "format1.gxsession"
-    write_atomic(old, json.dumps(session_to_dict(window.current_session()), allow_nan=False))
+    write_atomic(old, json.dumps(session_to_dict(window.files.current_session()), allow_nan=False))
     gc.collect()
     return old.stat().st_size
 

@@ -67,7 +67,7 @@ def _save(window, app, out: Path) -> None:
 
 
 def readme_picture(window, app, out: Path) -> None:
-    window.load_example(resource_root() / "examples" / "03_next_functions.py")
+    window.files.load_example(resource_root() / "examples" / "03_next_functions.py")
     _run(window, window.editor.toPlainText())
     window.graph_view.select_node(window.result.capture.node_named("c"))
     _save(window, app, out)
@@ -80,7 +80,7 @@ def project_pictures(window, app, folder: Path) -> None:
     project = Path(tempfile.mkdtemp()) / "proj"
     shutil.copytree(Path(__file__).resolve().parent.parent / "tests" / "projects" / "package_relative", project,
                     ignore=shutil.ignore_patterns("__pycache__", "flat.py"))
-    window.open_path(project / "train.py")
+    window.files.open_path(project / "train.py")
     window.set_run_arguments(["--steps", "2"])
     _press_run(window)
     cap = window.result.capture
@@ -95,7 +95,7 @@ def project_pictures(window, app, folder: Path) -> None:
     window.bottom_tabs.setCurrentWidget(window.modules_pane)
     _save(window, app, folder / "project-train-main.png")
     window.bottom_tabs.setCurrentIndex(0)
-    window.new_session()  # the next pictures are untitled editor code, not this script
+    window.files.new_session()  # the next pictures are untitled editor code, not this script
 
 
 def docs_pictures(window, app, folder: Path) -> None:
@@ -201,7 +201,7 @@ def comparison_pictures(window, app, folder: Path) -> None:
     work = Path(tempfile.mkdtemp())
     alias = "a = torch.tensor(1.0, requires_grad=True)\nwith torch.no_grad():\n    b = a\nb.backward()\n"
     _run(window, alias)
-    save_session(window.current_session(), work / "alias.gxsession")
+    save_session(window.files.current_session(), work / "alias.gxsession")
     _run(window, alias.replace("b = a\n", "b = a + 0\n"))
     window.comparison.compare_with(work / "alias.gxsession")
     window.graph_view.select_node(window.result.capture.node_named("a"))
@@ -215,19 +215,19 @@ def comparison_pictures(window, app, folder: Path) -> None:
         cap = capture((project / "train.py").read_text(encoding="utf-8"), filename=str(project / "train.py"),
                       run=ScriptRun(args, str(work)))
         save_session(session_from_capture(cap), work / f"{name}.gxsession")
-    window.open_session(work / "frozen.gxsession", prompt=False)
+    window.files.open_session(work / "frozen.gxsession", prompt=False)
     window.comparison.compare_with(work / "plain.gxsession")
     graph = window.result.shown_graph
     window.graph_view.select_node(next(n for n in graph if graph.nodes[n]["names"] == ("model.embed.weight",)))
     _save(window, app, folder / "compare-frozen-layer.png")
-    window.open_session(work / "double.gxsession", prompt=False)
+    window.files.open_session(work / "double.gxsession", prompt=False)
     window.comparison.compare_with(work / "plain.gxsession")
     window.graph_view.select_node(window.result.capture.node_named("model.head.weight"))
     _save(window, app, folder / "compare-float64.png")
     from tests.ui.test_comparison import LOOP
 
     _run(window, LOOP.replace("LR", "0.5"))
-    save_session(window.current_session(), work / "lr05.gxsession")
+    save_session(window.files.current_session(), work / "lr05.gxsession")
     _run(window, LOOP.replace("LR", "0.1"))
     window.comparison.compare_with(work / "lr05.gxsession")
     window.graph_view.select_node(window.result.capture.node_named("model.0.weight"))
@@ -241,7 +241,7 @@ def comparison_pictures(window, app, folder: Path) -> None:
     dock.grab().save(str(folder / "compare-side-by-side.png"))
     print(f"wrote {folder / 'compare-side-by-side.png'}")
     dock.setFloating(False)
-    window.new_session()
+    window.files.new_session()
 
 
 def chinese_pictures(window, app, folder: Path) -> None:

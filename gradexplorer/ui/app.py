@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     files = app_files(app, argv)
     if files:
-        if not window.open_path(Path(files[0]), prompt=False):
+        if not window.files.open_path(Path(files[0]), prompt=False):
             print(f"gradexplorer: {window.status.text()}", file=sys.stderr)
         elif script_args:
             window.set_run_arguments(script_args)

@@ -32,24 +32,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.analysis.grouping import GROUP_PREFIX
 from ..core.analysis.modules import audit_rows
-from ..core.analysis.passes import default_pass
 from ..core.capture import process_state
 from ..core.capture.devices import resolve_device
-from ..core.capture.run import versions
 from ..core.capture.script import ScriptRun, is_file_name, read_script
-from ..core.collector import freeze_survivors, paused_collection
+from ..core.collector import paused_collection
 from ..core.io import export
 from ..core.io.autosave import AutosaveSlot, find_orphans
-from ..core.io.files import SaveCancelled, not_a_regular_file, write_atomic
-from ..core.io.session import SESSION_SUFFIX, Session, ViewState, load_session, save_session
+from ..core.io.files import SaveCancelled, write_atomic
+from ..core.io.session import SESSION_SUFFIX
 from ..core.isolated.engine import KILLED, default_memory_limit
-from ..core.records.capture import Capture
 from ..core.records.errors import CaptureStopped, DeviceUnavailableError, DocumentError
-from ..core.records.nodes import CaptureGraph
 from ..core.view.model import PictureModel
-from ..core.view.picture import CaptureResult, flow_of, pass_view
+from ..core.view.picture import CaptureResult, flow_of
 from ..resources import read_example
 from .capture_retirer import CaptureRetirer
 from .console import Console, ConsolePane
@@ -68,6 +63,7 @@ from .comparison import ComparisonController
 from .picture_actions import PictureActions
 from .replay import ReplayController
 from .run_controller import STOP_GRACE_MS, RunController
+from .session_files import SessionFiles, prepare_session
 from .settings import Settings
 from .source_tabs import SourceTabs
 from .tensors_pane import TensorsPane
@@ -121,7 +117,6 @@ class MainWindow(QMainWindow):
         if data_dir is None:
             data_dir = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
         self.data_dir = Path(data_dir)
-        self.session_path: Path | None = None
         #: Frees captures that left the screen in short steps (see :meth:`_retire`).
         self.retirer = CaptureRetirer(self)
         #: What is on screen, and the rules of what to show next (Qt-free: ``core.view.model``).
@@ -131,13 +126,10 @@ class MainWindow(QMainWindow):
         self._runs_started = 0
         #: GUI-thread seconds the last run's first picture took to show (picture first).
         self.first_picture_seconds = 0.0
-        self._script_path: Path | None = None
         #: The program's compile filename: the script's path when it came from a file, else "<editor>".
         self.program_filename = "<editor>"
         #: How the next Run starts the program (Run > Arguments…, Run > Working Folder…); part of the session.
         self.run_settings = ScriptRun()
-        #: The session file an Open is reading (its job runs), else None.
-        self._opening: Path | None = None
 
         self.editor = CodeEditor()
         self.sources = SourceTabs(self.editor)
@@ -159,7 +151,6 @@ class MainWindow(QMainWindow):
         self.addToolBar(self.replay.bar)
         #: File > Compare with Session (ui.comparison).
         self.comparison = ComparisonController(self)
-        self.recent_menu.aboutToShow.connect(self._rebuild_recent_menu)
         self.device_combo.currentIndexChanged.connect(self._on_device_combo_changed)
         self._make_status_bar()
         #: The capture runs: worker thread, Stop, ticks and the program's output.
@@ -168,8 +159,9 @@ class MainWindow(QMainWindow):
 
         self.editor.setPlainText(_tr(_WELCOME_HEADER) + read_example("03_next_functions", active_language()))
         self.editor.document().setModified(False)
-        self.editor.document().modificationChanged.connect(self._on_document_modification_changed)
-        self._update_title()
+        #: Which file the work belongs to, and the File menu's New, Open and Save (ui.session_files).
+        self.files = SessionFiles(self)
+        self.files.update_title()
         #: Every long job (save, open, export, autosave) runs here, off the GUI thread.
         self.jobs = JobRunner(self)
         self._autosave = AutosaveSlot(self.data_dir)
@@ -301,21 +293,7 @@ class MainWindow(QMainWindow):
         self.settings.last_device = self.device
 
     # -- files and sessions ---------------------------------------------------------------
-    def _update_title(self) -> None:
-        name = self.session_path.name if self.session_path is not None else (
-            self._script_path.name if self._script_path is not None else _tr("untitled"))
-        self.setWindowTitle(f"{name}[*] - gradexplorer")
-        self.sources.set_program_title(Path(self.program_filename).name if is_file_name(self.program_filename)
-                                       else (self._script_path.name if self._script_path is not None
-                                             else _tr("untitled")))
 
-    def _on_document_modification_changed(self, changed: bool) -> None:
-        if changed:
-            self.setWindowModified(True)
-
-    def _mark_clean(self) -> None:
-        self.editor.document().setModified(False)
-        self.setWindowModified(False)
 
     def ask_unsaved_changes(self) -> str:
         """Ask what to do with unsaved work: "save", "discard" or "cancel" (tests replace it)."""
@@ -327,28 +305,6 @@ class MainWindow(QMainWindow):
         return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
             QMessageBox.StandardButton(answer), "cancel")
 
-    def maybe_save(self) -> bool:
-        """True when it is fine to replace the current work (saved, discarded, or clean)."""
-        if not self.isWindowModified():
-            return True
-        answer = self.ask_unsaved_changes()
-        if answer == "save":
-            return self.save()
-        return answer == "discard"
-
-    def new_session(self) -> bool:
-        """An empty editor and no capture (after the unsaved-changes prompt)."""
-        if not self.maybe_save():
-            return False
-        self.editor.setPlainText("")
-        self._clear_views()
-        self.session_path = None
-        self._script_path = None
-        self._set_program("<editor>", ScriptRun())
-        self._mark_clean()
-        self._update_title()
-        self.status.setText(_tr("New session"))
-        return True
 
     def _clear_views(self) -> None:
         """Forget the previous program's picture: graph, inspector, panes, console, Find and filter."""
@@ -369,171 +325,6 @@ class MainWindow(QMainWindow):
         self.replay.set_capture(None)
         self.comparison.forget()
 
-    def open_path(self, path: Path, *, prompt: bool = True, as_script: bool = True) -> bool:
-        """Open a session (shown at once, nothing runs) or a script; False with a message on failure.
-
-        A script runs as ``python SCRIPT`` would, from its own folder (the
-        Run menu sets arguments and another folder); ``as_script=False`` puts
-        its text into the editor as untitled code (the bundled examples).
-        """
-        path = Path(path)
-        if path.suffix in (SESSION_SUFFIX, ".json"):
-            return self.open_session(path, prompt=prompt)
-        try:
-            problem = not_a_regular_file(path.stat())
-            if problem:  # a FIFO would block the GUI thread forever
-                raise OSError(_tr("it is {problem}, not a Python file").format(problem=problem))
-            text = read_script(path)  # its coding line honoured, as Python does
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc)
-            self.console.append_message(_tr("Cannot open {path}: {reason}").format(
-                path=path, reason=reason), error=True)
-            self.status.setText(_tr("Cannot open {name}").format(name=path.name))
-            return False
-        if prompt and not self.maybe_save():
-            return False
-        self.editor.setPlainText(text)
-        self._clear_views()
-        self._script_path = path
-        self._set_program(str(path.resolve()) if as_script else "<editor>", ScriptRun())
-        self.session_path = None
-        self._mark_clean()
-        self._update_title()
-        self.settings.add_recent_file(str(path))
-        self.status.setText(_tr("Opened {name}: press Run").format(name=path.name))
-        return True
-
-    def open_session(self, path: Path, *, prompt: bool = True) -> bool:
-        """Show a saved session: code in the editor, graph and values as saved. Runs nothing.
-
-        Reading the file and laying out its graph run in a job: the window
-        keeps answering while a big session opens. An Open either completes
-        or leaves the window exactly as it was (code, title, save path,
-        picture, console): a session that fails half-way through showing
-        once left the new code under the old file's name, and Ctrl+S then
-        overwrote that file with it. While one Open reads its file, the Open
-        actions are off and another Open is refused with a message (the
-        older one would otherwise finish last and replace the newer).
-        """
-        path = Path(path)
-        if self._opening is not None:
-            self.status.setText(_tr("Still opening {name}: {name2} was not opened").format(
-                name=self._opening.name, name2=path.name))
-            self.console.append_message(_tr("Cannot open {name} now: {name2} is still being opened.").format(
-                name=path.name, name2=self._opening.name),
-                                        error=True)
-            return False
-        self.status.setText(_tr("Opening {name}…").format(name=path.name))
-        self._set_opening(path)
-        try:
-            session, prepared = self.jobs.run_and_wait("open", lambda: _read_and_prepare(path))
-        except Exception as exc:  # noqa: BLE001 - any failure is a message; the current work stays as it is
-            why = error_text(exc) if isinstance(exc, DocumentError) else f"{type(exc).__name__}: {exc}"
-            self.console.append_message(_tr("Cannot open {name}: {why}").format(name=path.name, why=why), error=True)
-            self.status.setText(_tr("Cannot open {name}").format(name=path.name))
-            return False
-        finally:
-            self._set_opening(None)
-        if prompt and not self.maybe_save():
-            return False
-        before = self._window_state()
-        try:
-            self._show_session(session, prepared)
-        except Exception as exc:  # noqa: BLE001 - the window goes back to what it showed before
-            del session, prepared
-            self._restore_window_state(before)
-            self.console.append_message(_tr("Cannot open {name}: showing it failed ({error_type}: {exc}); the window "
-                                            "shows what it showed before.").format(
-                name=path.name, error_type=type(exc).__name__, exc=exc), error=True)
-            self.status.setText(_tr("Cannot open {name}").format(name=path.name))
-            return False
-        self.session_path = path
-        self._script_path = None
-        self._mark_clean()
-        self._update_title()
-        self.settings.add_recent_file(str(path))
-        made = session.versions.get("gradexplorer", "?")
-        self.status.setText(_tr("Opened session {name} (made by gradexplorer {made}; nothing was run)").format(
-            name=path.name, made=made))
-        return True
-
-    def _set_opening(self, path: Path | None) -> None:
-        """Mark an Open under way (its actions off) or over."""
-        self._opening = path
-        for action in (self.open_action, self.recent_menu.menuAction()):
-            action.setEnabled(path is None)
-
-    def _window_state(self) -> _WindowState:
-        """What the window shows now, for :meth:`_restore_window_state`."""
-        return _WindowState(
-            code=self.editor.toPlainText(), modified=self.isWindowModified(), session_path=self.session_path,
-            script_path=self._script_path, program_filename=self.program_filename, run_settings=self.run_settings,
-            device=self.device, result=self.result, console=self.console.state(),
-            files=tuple((f, self.sources.file_view(f).toPlainText()) for f in self.sources.open_files))
-
-    def _restore_window_state(self, state: _WindowState) -> None:
-        """Show ``state`` again: the failed Open's half-shown session goes, the previous work comes back."""
-        if state.result is not None:
-            self.retirer.take_back(state.result.capture)
-        self._clear_views()
-        if self.editor.toPlainText() != state.code:  # untouched, it keeps its undo history
-            self.editor.setPlainText(state.code)
-        self.select_device(state.device)
-        self._set_program(state.program_filename, state.run_settings)
-        if state.result is not None:
-            try:
-                self._show_result(state.result)
-            except Exception:  # noqa: BLE001 - it was on screen a moment ago; if it cannot be again, no picture
-                self.result = None
-                self.graph_view.clear_graph()
-        for file, text in state.files:
-            self.sources.show_file(file, text, 0)
-        self.sources.show_program()
-        self.console.restore(state.console)
-        self.session_path = state.session_path
-        self._script_path = state.script_path
-        self._mark_clean()
-        self._update_title()
-        self.setWindowModified(state.modified)
-
-    def _show_session(self, session: Session, prepared: CaptureResult | None = None) -> None:
-        """Show a session; ``prepared`` is its capture laid out when a job has done that already."""
-        self._clear_views()
-        self.editor.setPlainText(session.code)
-        if session.device:
-            self.select_device(session.device)
-        self._set_program(session.filename, ScriptRun(tuple(session.args), session.cwd))
-        cap = session.capture
-        self.console.reset(cap.filename, cap.root)
-        if cap.stdout:
-            self.console.append_output("stdout", cap.stdout)
-        if cap.stderr:
-            self.console.append_output("stderr", cap.stderr)
-        if prepared is None:
-            pass_index = default_pass(len(cap.passes))
-            graph, display, layout = pass_view(cap, pass_index)
-            prepared = CaptureResult(cap, layout, 0.0, display, pass_index=pass_index, pass_graph=graph)
-        self._show_result(prepared)
-        if session.view.selected_node and session.view.selected_node in cap.graph:
-            # Through show_nodes: a node inside a folded module box opens the boxes that hide it.
-            self.picture.show_nodes([session.view.selected_node])
-        if session.view.zoom:
-            self.graph_view.restore_zoom(session.view.zoom, fitted=False)
-
-    def current_session(self) -> Session:
-        """The work as a session: the editor's code, the last capture, the view state."""
-        if self.result is not None:
-            cap = self.result.capture
-        else:
-            cap = Capture(code=self.editor.toPlainText(), filename=self.program_filename, device=self.device,
-                          graph=CaptureGraph(), executed=False, versions=versions())
-        selected = self.graph_view.selected_node()
-        if selected is not None and selected not in cap.graph and not selected.startswith(GROUP_PREFIX):
-            selected = None  # a compared session's node (File > Compare with Session) is not this capture's
-        view = ViewState(selected, self.graph_view.zoom_level() if self.result else None)
-        return Session(code=self.editor.toPlainText(), device=self.device, capture=cap, view=view,
-                       filename=self.program_filename, versions=versions(), args=tuple(self.run_settings.args),
-                       cwd=self.run_settings.cwd)
 
     def ask_session_save_path(self) -> str:
         """The save dialog (a method, so tests can replace it)."""
@@ -543,50 +334,6 @@ class MainWindow(QMainWindow):
             path += SESSION_SUFFIX
         return path
 
-    def save(self) -> bool:
-        if self.session_path is None:
-            return self.save_as()
-        return self._save_to(self.session_path)
-
-    def save_as(self) -> bool:
-        path = self.ask_session_save_path()
-        return bool(path) and self._save_to(Path(path))
-
-    def _save_to(self, path: Path) -> bool:
-        if self.result is not None and not self.result.complete and self.is_running:
-            # The picture is drawn, the explanations are not made yet: the file would lack them (for a moment).
-            self.status.setText(_tr("Not saved: the run is still being explained; save {name} when it is done").format(
-                name=path.name))
-            return False
-        session = self.current_session()  # read the widgets here; the job only reads this plain data
-        self.status.setText(_tr("Saving {name}…").format(name=path.name))
-        try:
-            self.jobs.run_and_wait("save", lambda: save_session(session, path))
-        except Exception as exc:  # noqa: BLE001 - any failure is a message; the work stays in the window
-            why = getattr(exc, "strerror", None) or (str(exc) if isinstance(exc, (OSError, ValueError))
-                                                     else f"{type(exc).__name__}: {exc}")
-            self.console.append_message(_tr("Cannot save {name}: {why}").format(name=path.name, why=why), error=True)
-            self.status.setText(_tr("Not saved: {name}").format(name=path.name))
-            return False
-        self.session_path = path
-        self._mark_clean()
-        self._update_title()
-        self.settings.add_recent_file(str(path))
-        self.status.setText(_tr("Saved {name}").format(name=path.name))
-        return True
-
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        files = self.settings.recent_files
-        if not files:
-            self.recent_menu.addAction(_tr("(none)")).setEnabled(False)
-        for name in files:
-            action = self.recent_menu.addAction(name)
-            action.triggered.connect(lambda _checked=False, n=name: self.open_path(Path(n)))
-
-    def load_example(self, path: Path) -> None:
-        """Put an example into the editor as untitled code (it runs when the user presses Run)."""
-        self.open_path(path, as_script=False)
 
     def ask_open_path(self) -> str:
         """The file dialog (a method, so tests can replace it)."""
@@ -602,11 +349,6 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, _tr("Export"), "", filters[kind])
         return path
 
-    def open_with_dialog(self) -> None:
-        """Ask for a session or script and open it."""
-        path = self.ask_open_path()
-        if path:
-            self.open_path(Path(path))
 
     def ask_export_scale(self) -> float | None:
         """The PNG resolution dialog (a method, so tests can replace it); None when cancelled."""
@@ -692,7 +434,7 @@ class MainWindow(QMainWindow):
         """After a run: the new capture goes to the slot, off the GUI thread."""
         if self.result is None:
             return
-        session = self.current_session()  # plain data: safe to serialise in another thread
+        session = self.files.current_session()  # plain data: safe to serialise in another thread
         slot = self._autosave
         run = self._runs_started
 
@@ -758,22 +500,22 @@ class MainWindow(QMainWindow):
                 orphan.discard()
                 continue
             try:  # a job: the autosaved capture may be a big one
-                session, prepared = self.jobs.run_and_wait("recover", lambda o=orphan: _prepare_session(o.session()))
+                session, prepared = self.jobs.run_and_wait("recover", lambda o=orphan: prepare_session(o.session()))
             except DocumentError as exc:
                 self.console.append_message(_tr("The autosaved capture could not be read ({exc}); restoring the "
                                                 "text.").format(exc=exc),
                                             error=True)
                 session = prepared = None
             if session is not None and session.code == orphan.code:
-                self._show_session(session, prepared)
+                self.files.show_session(session, prepared)
             else:  # the text is newer than the last capture (or there was none)
                 self.editor.setPlainText(orphan.code or (session.code if session is not None else ""))
                 self._clear_views()
             if orphan.device:
                 self.select_device(orphan.device)
             orphan.discard()
-            self.session_path = None
-            self._update_title()
+            self.files.session_path = None
+            self.files.update_title()
             self.setWindowModified(True)
             self.autosave_now()  # it is this window's work now
             self.status.setText(_tr("Restored the autosaved work (not saved yet)"))
@@ -786,7 +528,7 @@ class MainWindow(QMainWindow):
         self.program_filename = filename or "<editor>"
         self.run_settings = run
         self._show_run_settings()
-        self._update_title()
+        self.files.update_title()
 
     def _show_run_settings(self) -> None:
         """The status bar's note of how Run starts the program: ``python train.py --steps 2 (in proj/)``."""
@@ -947,7 +689,7 @@ class MainWindow(QMainWindow):
         ``os._exit``, since a thread stuck in the user's code can be neither
         joined nor destroyed (Qt aborts on a running QThread's destruction).
         """
-        if prompt and not self.maybe_save():
+        if prompt and not self.files.maybe_save():
             return False
         self._autosave_timer.stop()
         self.retirer.finish_now()
@@ -1172,7 +914,7 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt API
-        if not self.maybe_save():
+        if not self.files.maybe_save():
             event.ignore()
             return
         if self.runs.is_running:
@@ -1207,22 +949,6 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
 
-@dataclasses.dataclass(frozen=True)
-class _WindowState:
-    """What the window showed before an Open, kept until the Open has shown its session."""
-
-    code: str
-    modified: bool
-    session_path: Path | None
-    script_path: Path | None
-    program_filename: str
-    run_settings: ScriptRun
-    device: str
-    result: CaptureResult | None
-    console: tuple
-    files: tuple[tuple[str, str], ...]
-
-
 def initial_size(available) -> QSize:
     """The window's size at its first start: 90% of the screen's free area (1400x900 without a screen).
 
@@ -1233,21 +959,3 @@ def initial_size(available) -> QSize:
     if available is None or available.width() <= 0 or available.height() <= 0:
         return QSize(1400, 900)
     return QSize(int(available.width() * 0.9), int(available.height() * 0.9))
-
-
-def _prepare_session(session: Session | None) -> tuple[Session | None, CaptureResult | None]:
-    """In a job: lay out a loaded session's graph and make its module rows (plain data in, plain data out)."""
-    if session is None:
-        return None, None
-    pass_index = default_pass(len(session.capture.passes))
-    graph, display, layout = pass_view(session.capture, pass_index)
-    rows = tuple(audit_rows(session.capture.modules, phrase_text))
-    flow = flow_of(session.capture)
-    freeze_survivors()  # kept until replaced: out of later collections (core.collector)
-    return session, CaptureResult(session.capture, layout, 0.0, display, module_rows=rows, flow=flow,
-                                  pass_index=pass_index, pass_graph=graph)
-
-
-def _read_and_prepare(path: Path) -> tuple[Session, CaptureResult]:
-    """In a job: read a session file and prepare it for showing."""
-    return _prepare_session(load_session(path))

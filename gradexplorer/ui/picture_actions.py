@@ -321,7 +321,8 @@ class PictureActions:
         self.graph_view.set_colour_mode(self.colour_combo.currentData())
 
     def set_colour_mode(self, key: str) -> None:
-        """Colour the nodes by ``"kind"``, ``"grad_norm"`` or, while comparing, ``"diff"`` (Graph > Colour, the combo)."""
+        """Colour the nodes by ``"kind"``, ``"grad_norm"`` or, while comparing, ``"diff"`` (Graph > Colour, the
+        combo)."""
         self.colour_combo.setCurrentIndex(max(self.colour_combo.findData(key), 0))
         self.graph_view.set_colour_mode(self.colour_combo.currentData())
 

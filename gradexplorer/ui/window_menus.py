@@ -42,16 +42,16 @@ ACTIONS = (
     ActionSpec("run_action", N_("Run"), ("Ctrl+Return", "Ctrl+Enter"),
                N_("Run the code and capture its autograd graph (Ctrl+Enter)"), lambda w: w.start_run()),
     ActionSpec("stop_action", N_("Stop"), ("Ctrl+.",), N_("Stop the running code (Ctrl+.)"), lambda w: w.stop_run()),
-    ActionSpec("new_action", N_("New"), (QKeySequence.StandardKey.New,), "", lambda w: w.new_session()),
+    ActionSpec("new_action", N_("New"), (QKeySequence.StandardKey.New,), "", lambda w: w.files.new_session()),
     ActionSpec("open_action", N_("Open…"), (QKeySequence.StandardKey.Open,),
-               N_("Open a session (.gxsession) or a Python script"), lambda w: w.open_with_dialog()),
+               N_("Open a session (.gxsession) or a Python script"), lambda w: w.files.open_with_dialog()),
     ActionSpec("compare_action", N_("Compare with Session…"), (),
                N_("Compare the run on screen with a saved session: what was added, removed and changed, node by node"),
                lambda w: w.comparison.compare_with_dialog()),
     ActionSpec("end_comparison_action", N_("End Comparison"), (), N_("Show the run's own picture again"),
                lambda w: w.comparison.end()),
-    ActionSpec("save_action", N_("Save"), (QKeySequence.StandardKey.Save,), "", lambda w: w.save()),
-    ActionSpec("save_as_action", N_("Save As…"), (QKeySequence.StandardKey.SaveAs,), "", lambda w: w.save_as()),
+    ActionSpec("save_action", N_("Save"), (QKeySequence.StandardKey.Save,), "", lambda w: w.files.save()),
+    ActionSpec("save_as_action", N_("Save As…"), (QKeySequence.StandardKey.SaveAs,), "", lambda w: w.files.save_as()),
     ActionSpec("quit_action", N_("Quit"), (QKeySequence.StandardKey.Quit,), "", lambda w: w.close()),
     ActionSpec("zoom_in_action", N_("Zoom In"), (QKeySequence.StandardKey.ZoomIn,), "",
                lambda w: w.graph_view.user_zoom(1.25)),
@@ -164,7 +164,7 @@ def _examples_menu(window, menu) -> None:
         title = EXAMPLE_TITLES.get(path.stem)
         action = window.examples_menu.addAction(_tr(title) if title else path.stem.replace("_", " "))
         action.setData(str(path))
-        action.triggered.connect(lambda _checked=False, p=path: window.load_example(p))
+        action.triggered.connect(lambda _checked=False, p=path: window.files.load_example(p))
         window.example_actions[path.stem] = action
 
 

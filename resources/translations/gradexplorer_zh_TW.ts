@@ -1227,11 +1227,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>untitled</source>
-      <translation>未命名</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>Unsaved changes</source>
       <translation>未儲存的變更</translation>
     </message>
@@ -1242,61 +1237,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>New session</source>
-      <translation>新工作階段</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>it is {problem}, not a Python file</source>
-      <translation>它是{problem}，不是 Python 檔案</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Cannot open {path}: {reason}</source>
-      <translation>無法開啟 {path}：{reason}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Cannot open {name}</source>
-      <translation>無法開啟 {name}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Opened {name}: press Run</source>
-      <translation>已開啟 {name}：請按「執行」</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Still opening {name}: {name2} was not opened</source>
-      <translation>仍在開啟 {name}：未開啟 {name2}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Cannot open {name} now: {name2} is still being opened.</source>
-      <translation>現在無法開啟 {name}：{name2} 仍在開啟中。</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Opening {name}…</source>
-      <translation>正在開啟 {name}…</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Cannot open {name}: {why}</source>
-      <translation>無法開啟 {name}：{why}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Cannot open {name}: showing it failed ({error_type}: {exc}); the window shows what it showed before.</source>
-      <translation>無法開啟 {name}：顯示時失敗（{error_type}: {exc}）；視窗維持原本的內容。</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Opened session {name} (made by gradexplorer {made}; nothing was run)</source>
-      <translation>已開啟工作階段 {name}（由 gradexplorer {made} 建立；沒有執行任何程式）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>Save session</source>
       <translation>儲存工作階段</translation>
     </message>
@@ -1304,36 +1244,6 @@
       <location filename="../../gradexplorer/ui/main_window.py" />
       <source>gradexplorer sessions (*{suffix})</source>
       <translation>gradexplorer 工作階段 (*{suffix})</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Not saved: the run is still being explained; save {name} when it is done</source>
-      <translation>未儲存：仍在產生這次執行的解釋；完成後再儲存 {name}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Saving {name}…</source>
-      <translation>正在儲存 {name}…</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Cannot save {name}: {why}</source>
-      <translation>無法儲存 {name}：{why}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Not saved: {name}</source>
-      <translation>未儲存：{name}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Saved {name}</source>
-      <translation>已儲存 {name}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>(none)</source>
-      <translation>（無）</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
@@ -2028,6 +1938,99 @@ Shows what PyTorch autograd really does with your code.
       <location filename="../../gradexplorer/ui/replay.py" />
       <source>Nothing ran in this pass: no node to replay</source>
       <translation>這次反向傳播沒有執行任何節點：沒有可重播的節點</translation>
+    </message>
+  </context>
+  <context>
+    <name>session_files</name>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>untitled</source>
+      <translation>未命名</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>New session</source>
+      <translation>新工作階段</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>it is {problem}, not a Python file</source>
+      <translation>它是{problem}，不是 Python 檔案</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Cannot open {path}: {reason}</source>
+      <translation>無法開啟 {path}：{reason}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Cannot open {name}</source>
+      <translation>無法開啟 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Opened {name}: press Run</source>
+      <translation>已開啟 {name}：請按「執行」</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Still opening {name}: {name2} was not opened</source>
+      <translation>仍在開啟 {name}：未開啟 {name2}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Cannot open {name} now: {name2} is still being opened.</source>
+      <translation>現在無法開啟 {name}：{name2} 仍在開啟中。</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Opening {name}…</source>
+      <translation>正在開啟 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Cannot open {name}: {why}</source>
+      <translation>無法開啟 {name}：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Cannot open {name}: showing it failed ({error_type}: {exc}); the window shows what it showed before.</source>
+      <translation>無法開啟 {name}：顯示時失敗（{error_type}: {exc}）；視窗維持原本的內容。</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Opened session {name} (made by gradexplorer {made}; nothing was run)</source>
+      <translation>已開啟工作階段 {name}（由 gradexplorer {made} 建立；沒有執行任何程式）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Not saved: the run is still being explained; save {name} when it is done</source>
+      <translation>未儲存：仍在產生這次執行的解釋；完成後再儲存 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Saving {name}…</source>
+      <translation>正在儲存 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Cannot save {name}: {why}</source>
+      <translation>無法儲存 {name}：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Not saved: {name}</source>
+      <translation>未儲存：{name}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Saved {name}</source>
+      <translation>已儲存 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>(none)</source>
+      <translation>（無）</translation>
     </message>
   </context>
   <context>

@@ -35,7 +35,7 @@ def _saved_then(qtbot, window, tmp_path, before: str, after: str):
     saved = tmp_path / "before.gxsession"
     window.editor.setPlainText(before)
     run_and_wait(qtbot, window)
-    save_session(window.current_session(), saved)
+    save_session(window.files.current_session(), saved)
     window.editor.setPlainText(after)
     run_and_wait(qtbot, window)
     return saved
@@ -94,7 +94,7 @@ def test_a_frozen_layer_shows_its_removed_nodes_where_they_hung(qtbot, window, t
     plain = {n: p.grad for n, p in model.named_parameters()}
     _session(script, elsewhere, tmp_path / "a.gxsession")
     frozen = _session(script, elsewhere, tmp_path / "b.gxsession", "--freeze")
-    assert window.open_session(tmp_path / "b.gxsession")
+    assert window.files.open_session(tmp_path / "b.gxsession")
     assert window.comparison.compare_with(tmp_path / "a.gxsession")
     view, graph = window.graph_view, window.result.shown_graph
     removed = sorted(n for n in view.items_by_id if n.startswith("A:"))
@@ -145,7 +145,7 @@ def test_the_tensors_and_modules_tabs_show_what_changed_since_the_compared_run(q
     script, elsewhere = write_project(tmp_path, {"model.py": MODEL, "train.py": TRAIN})
     plain_run = _session(script, elsewhere, tmp_path / "a.gxsession")
     _session(script, elsewhere, tmp_path / "b.gxsession", "--freeze")
-    assert window.open_session(tmp_path / "b.gxsession")
+    assert window.files.open_session(tmp_path / "b.gxsession")
     tensors, modules = window.tensors_pane, window.modules_pane
     row = next(r for r in range(tensors.rowCount()) if tensors.cell_text(r, 0) == "model.embed.weight")
     assert tensors.cell_text(row, 1) == "grad_switched_off"

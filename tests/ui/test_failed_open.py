@@ -32,7 +32,7 @@ def _saved_work(qtbot, window, tmp_path):
     click_node(qtbot, window, "c")
     target = tmp_path / "lesson.gxsession"
     window.ask_session_save_path = lambda: str(target)
-    assert window.save()
+    assert window.files.save()
     window.console.append_message("an error line the user is reading", error=True)
     window.editor.setPlainText(window.editor.toPlainText() + "# an unsaved edit\n")
     return target
@@ -42,7 +42,7 @@ def test_a_session_of_values_near_the_float_limit_opens_with_the_statistics_plai
         qtbot, window, tmp_path):
     path = tmp_path / "huge.gxsession"
     save_session(session_from_capture(capture(HUGE)), path)
-    assert window.open_path(path)
+    assert window.files.open_path(path)
     assert window.editor.toPlainText() == HUGE
     assert window.windowTitle() == "huge.gxsession[*] - gradexplorer"
     click_node(qtbot, window, "a")
@@ -71,7 +71,7 @@ def test_a_session_that_fails_while_showing_leaves_the_window_as_it_was_and_save
     other = tmp_path / "other.gxsession"
     save_session(session_from_capture(capture("x = torch.ones(3, requires_grad=True)\n(x * 2).sum().backward()\n")),
                  other)
-    before = (window.editor.toPlainText(), window.windowTitle(), window.isWindowModified(), window.session_path,
+    before = (window.editor.toPlainText(), window.windowTitle(), window.isWindowModified(), window.files.session_path,
               window.result, window.console.toPlainText(), window.inspector.names.text(),
               sorted(window.graph_view.items_by_id), window.device, window.program_filename)
 
@@ -85,10 +85,10 @@ def test_a_session_that_fails_while_showing_leaves_the_window_as_it_was_and_save
         return real(explanations)
 
     monkeypatch.setattr(window.tensors_pane, "show_explanations", broken)  # any failure half-way through showing
-    assert window.open_path(other) is False
+    assert window.files.open_path(other) is False
     assert [e.name for e in failed[0]] == ["x"]
     monkeypatch.undo()
-    after = (window.editor.toPlainText(), window.windowTitle(), window.isWindowModified(), window.session_path,
+    after = (window.editor.toPlainText(), window.windowTitle(), window.isWindowModified(), window.files.session_path,
              window.result, window.console.toPlainText().split("Cannot open other.gxsession")[0],
              window.inspector.names.text(), sorted(window.graph_view.items_by_id), window.device,
              window.program_filename)
@@ -116,15 +116,15 @@ def test_a_file_that_fails_to_read_for_any_reason_is_a_message_and_the_work_stay
     other = tmp_path / "other.gxsession"
     save_session(session_from_capture(capture("x = torch.ones(3, requires_grad=True)\n")), other)
     code = window.editor.toPlainText()
-    import gradexplorer.ui.main_window as main_window
+    import gradexplorer.ui.session_files as session_files
 
     def unexpected(session):
         raise MemoryError("building the layout")
 
-    monkeypatch.setattr(main_window, "_prepare_session", unexpected)
-    assert window.open_path(other) is False
+    monkeypatch.setattr(session_files, "prepare_session", unexpected)
+    assert window.files.open_path(other) is False
     assert window.editor.toPlainText() == code
-    assert window.session_path == target
+    assert window.files.session_path == target
     assert "Cannot open other.gxsession: MemoryError: building the layout" in window.console.toPlainText()
     assert window.open_action.isEnabled()
 
@@ -134,26 +134,26 @@ def test_a_second_open_during_a_long_open_is_refused_and_the_first_completes(qtb
     second = tmp_path / "second.gxsession"
     save_session(session_from_capture(capture("first = torch.ones(2, requires_grad=True)\n")), first)
     save_session(session_from_capture(capture("second = torch.ones(2, requires_grad=True)\n")), second)
-    import gradexplorer.ui.main_window as main_window
+    import gradexplorer.ui.session_files as session_files
 
     release = threading.Event()
-    real = main_window._read_and_prepare
+    real = session_files._read_and_prepare
 
     def slow(path):
         if path == first:
             release.wait(10)
         return real(path)
 
-    monkeypatch.setattr(main_window, "_read_and_prepare", slow)
+    monkeypatch.setattr(session_files, "_read_and_prepare", slow)
     answers = []
 
     def second_open_meanwhile():
         answers.append((window.open_action.isEnabled(), window.recent_menu.menuAction().isEnabled()))
-        answers.append(window.open_path(second))
+        answers.append(window.files.open_path(second))
         release.set()
 
     QTimer.singleShot(100, second_open_meanwhile)
-    assert window.open_path(first)
+    assert window.files.open_path(first)
     assert answers == [(False, False), False]
     assert window.editor.toPlainText().startswith("first =")
     assert window.windowTitle() == "first.gxsession[*] - gradexplorer"
@@ -166,7 +166,7 @@ def test_open_recent_remembers_an_absolute_path_for_a_file_opened_by_a_relative_
     folder.mkdir()
     save_session(session_from_capture(capture("w = torch.ones(2, requires_grad=True)\n")), folder / "rel.gxsession")
     monkeypatch.chdir(folder)
-    assert window.open_path(__import__("pathlib").Path("rel.gxsession"))
+    assert window.files.open_path(__import__("pathlib").Path("rel.gxsession"))
     assert settings.recent_files[0] == str(folder / "rel.gxsession")
     monkeypatch.chdir(tmp_path)  # another folder: the recent entry still opens
     window.recent_menu.aboutToShow.emit()

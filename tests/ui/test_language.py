@@ -310,7 +310,7 @@ def test_the_errors_we_write_are_said_in_chinese_and_python_s_own_stay_as_python
     damaged = tmp_path / "damaged.gxsession"
     damaged.write_text('{"format": "gradexplorer.session", "schema_version": 99, "app_version": "9.9"}',
                        encoding="utf-8")
-    assert not window.open_session(damaged, prompt=False)
+    assert not window.files.open_session(damaged, prompt=False)
     console = window.console.toPlainText()
     assert ("無法開啟 damaged.gxsession：這個工作階段是由 gradexplorer 9.9 或更新版本建立的（工作階段格式 99）"
             in console)
@@ -335,7 +335,7 @@ def test_a_comparison_and_a_restored_setting_are_said_in_chinese(qtbot, settings
     assert ("gradexplorer：你的程式碼呼叫了 torch.set_default_dtype(torch.float64)；已為下一次執行還原"
             in window.console.toPlainText())
     saved = tmp_path / "alias.gxsession"
-    save_session(window.current_session(), saved)
+    save_session(window.files.current_session(), saved)
     window.editor.setPlainText(ALIAS.replace("b = a\n", "b = a + 0\n"))
     run_and_wait(qtbot, window)
     assert window.comparison.compare_with(saved)

@@ -254,7 +254,7 @@ def test_open_script_through_the_dialog_method(qtbot, window, tmp_path):
 
 
 def test_open_unreadable_file_says_so(window, tmp_path):
-    assert window.open_path(tmp_path / "missing.py") is False
+    assert window.files.open_path(tmp_path / "missing.py") is False
     assert "Cannot open" in window.console.toPlainText()
 
 

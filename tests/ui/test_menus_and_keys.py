@@ -107,8 +107,8 @@ def test_a_reopened_session_selects_its_node_inside_a_folded_box(qtbot, window, 
     assert window.graph_view.selected_node() == inner
     path = tmp_path / "t.gxsession"
     window.ask_session_save_path = lambda: str(path)
-    assert window.save_as()
-    window.new_session()
-    assert window.open_path(path)
+    assert window.files.save_as()
+    window.files.new_session()
+    assert window.files.open_path(path)
     assert window.result.display.owner.get(inner, inner) == inner  # its box was opened
     assert window.graph_view.selected_node() == inner

@@ -71,7 +71,7 @@ def _open_mlp_project(window, tmp_path):
     folder = copy_project(next(p for p in CORPUS if p.name == "mlp_argparse"), tmp_path / "project")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    assert window.open_path(folder / "train.py")
+    assert window.files.open_path(folder / "train.py")
     window.set_run_arguments(["--steps", "1"])
     window.set_working_folder(str(elsewhere))
     return elsewhere
@@ -150,12 +150,12 @@ def test_save_waits_for_the_explanations_then_writes_them(qtbot, window, tmp_pat
     path = tmp_path / "seed.gxsession"
     window.ask_session_save_path = lambda: str(path)
     _start_and_wait_for_the_picture(qtbot, window, gate)
-    assert window.save_as() is False and not path.exists()  # the file would lack the explanations
+    assert window.files.save_as() is False and not path.exists()  # the file would lack the explanations
     assert "still being explained" in window.status.text()
     with qtbot.waitSignal(window.run_finished, timeout=60_000):
         gate.release()
     qtbot.waitUntil(lambda: not window.jobs.busy, timeout=10_000)
-    assert window.save_as() is True
+    assert window.files.save_as() is True
     from gradexplorer.core.io.session import load_session
 
     assert {e.name: e.code for e in load_session(path).capture.explanations}["b"] == "alias"

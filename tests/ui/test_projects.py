@@ -40,7 +40,7 @@ def _node_made_in(cap, file: str, text: str, op: str | None = None) -> str:
 
 def test_open_a_script_set_arguments_run_and_follow_a_node_into_its_module(qtbot, window, tmp_path):
     folder = _project(tmp_path, "package_relative")
-    assert window.open_path(folder / "train.py")
+    assert window.files.open_path(folder / "train.py")
     assert window.sources.tabText(0) == "train.py"
     window.ask_run_arguments = lambda: "--steps 2 --lr 0.01"
     window.arguments_action.trigger()
@@ -82,7 +82,7 @@ def test_open_a_script_set_arguments_run_and_follow_a_node_into_its_module(qtbot
 
 def test_names_held_in_functions_say_where(qtbot, window, tmp_path):
     folder = _project(tmp_path, "mlp_argparse")
-    window.open_path(folder / "train.py")
+    window.files.open_path(folder / "train.py")
     window.set_run_arguments(["--steps", "1"])
     cap = run_and_wait(qtbot, window).capture
     _click_node(qtbot, window, cap.node_named("loss"))
@@ -96,7 +96,7 @@ def test_names_held_in_functions_say_where(qtbot, window, tmp_path):
 
 def test_a_traceback_line_in_a_project_file_opens_it(qtbot, window, tmp_path):
     folder = _project(tmp_path, "raises_in_model")
-    window.open_path(folder / "train.py")
+    window.files.open_path(folder / "train.py")
     window.set_run_arguments(["4", "5"])
     cap = run_and_wait(qtbot, window).capture
     assert cap.error is not None and (cap.error.file, cap.error.line) == ("model.py", 14)
@@ -128,7 +128,7 @@ def test_arguments_and_folder_are_saved_in_the_session_and_files_reopen_without_
     folder = _project(tmp_path, "package_relative")
     other = tmp_path / "elsewhere"
     other.mkdir()
-    window.open_path(folder / "train.py")
+    window.files.open_path(folder / "train.py")
     window.set_run_arguments(["--steps", "1"])
     window.ask_working_folder = lambda: str(other)
     window.working_folder_action.trigger()
@@ -136,14 +136,14 @@ def test_arguments_and_folder_are_saved_in_the_session_and_files_reopen_without_
     assert cap.ok and cap.cwd == str(other) and cap.root == str(folder)
     path = tmp_path / "run.gxsession"
     window.ask_session_save_path = lambda: str(path)
-    assert window.save_as()
+    assert window.files.save_as()
     saved = load_session(path)
     assert (saved.args, saved.cwd, saved.filename) == (("--steps", "1"), str(other), str(folder / "train.py"))
 
-    window.new_session()
+    window.files.new_session()
     assert window.run_settings_label.text() == ""
     (folder / "pkg" / "model.py").unlink()  # the session keeps the text that ran
-    assert window.open_path(path)
+    assert window.files.open_path(path)
     assert window.run_settings.args == ("--steps", "1") and window.run_settings.cwd == str(other)
     assert window.run_settings_label.text() == f"python train.py --steps 1  (in {other.name})"
     node = _node_made_in(window.result.capture, "pkg/model.py", "self.embed(x)")

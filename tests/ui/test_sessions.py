@@ -52,7 +52,7 @@ def test_opening_a_session_does_not_run_its_code(qtbot, window, tmp_path):
     doc["code"] = f"open({str(marker)!r}, 'w')\nraise RuntimeError('this must not run')\n"
     path = tmp_path / "other-machine.gxsession"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    assert window.open_path(path)
+    assert window.files.open_path(path)
     assert not marker.exists()
     assert "this must not run" in window.editor.toPlainText()
     assert window.editor.error_line is None
@@ -63,7 +63,7 @@ def test_corrupt_session_gives_a_message_and_keeps_the_work(qtbot, window, tmp_p
     window.editor.setPlainText("precious = 1\n")
     bad = tmp_path / "bad.gxsession"
     bad.write_text('{"format": "gradexplorer.session", "schema_version": 1, "capture": {"nodes": [', encoding="utf-8")
-    assert window.open_path(bad) is False
+    assert window.files.open_path(bad) is False
     assert window.editor.toPlainText() == "precious = 1\n"
     assert "Cannot open bad.gxsession" in window.console.toPlainText()
     assert "truncated" in window.console.toPlainText()
@@ -75,12 +75,12 @@ def test_dirty_prompt_flow(qtbot, window, tmp_path):
     answers = []
     window.ask_unsaved_changes = lambda: answers.pop(0)
     answers.append("cancel")
-    assert window.new_session() is False
+    assert window.files.new_session() is False
     assert window.editor.toPlainText() == "x = 1\n"
     target = tmp_path / "kept.gxsession"
     window.ask_session_save_path = lambda: str(target)
     answers.append("save")
-    assert window.new_session() is True
+    assert window.files.new_session() is True
     assert load_session(target).code == "x = 1\n"
     assert window.editor.toPlainText() == "" and not window.isWindowModified()
     window.editor.setPlainText("y = 2\n")
@@ -102,10 +102,10 @@ def test_running_an_unchanged_example_and_clicking_nodes_keep_the_session_clean(
     assert not window.isWindowModified()
     asked = []
     window.ask_unsaved_changes = lambda: asked.append(True) or "cancel"
-    assert window.maybe_save() and not asked  # no prompt: nothing would be lost
+    assert window.files.maybe_save() and not asked  # no prompt: nothing would be lost
     window.editor.appendPlainText("f = e * 2")  # an edit is work to keep
     assert window.isWindowModified()
-    assert not window.maybe_save() and asked
+    assert not window.files.maybe_save() and asked
 
 
 def test_loading_another_program_clears_the_old_picture(qtbot, window):
@@ -242,7 +242,7 @@ def test_cli_session_file_opens_in_the_app(qtbot, window, tmp_path):
     cap = capture("w = torch.ones(2, requires_grad=True)\nloss = (w * w).sum()\nloss.backward()\n")
     path = tmp_path / "from-cli.gxsession"
     save_session(session_from_capture(cap), path)
-    assert window.open_path(path, prompt=False)
+    assert window.files.open_path(path, prompt=False)
     assert window.result.capture.node_named("loss")
 
 
@@ -260,10 +260,10 @@ def test_save_and_open_run_off_the_gui_thread(qtbot, window, tmp_path):
     heartbeat.start()
     path = tmp_path / "big.gxsession"
     window.ask_session_save_path = lambda: str(path)
-    assert window.save_as()
+    assert window.files.save_as()
     saved_ticks = len(ticks)
     assert saved_ticks >= 2, "no event was handled while saving"
-    assert window.open_path(path, prompt=False)
+    assert window.files.open_path(path, prompt=False)
     heartbeat.stop()
     assert len(ticks) - saved_ticks >= 2, "no event was handled while opening"
     assert window.result.capture.graph.number_of_nodes() > 3000
@@ -273,7 +273,7 @@ def test_opening_a_fifo_says_so_instead_of_hanging(qtbot, window, tmp_path):
     for name in ("pipe.py", "pipe.gxsession"):
         fifo = tmp_path / name
         os.mkfifo(fifo)
-        assert window.open_path(fifo) is False
+        assert window.files.open_path(fifo) is False
         assert "named pipe" in window.console.toPlainText()
 
 
@@ -299,7 +299,7 @@ def test_a_program_with_unusual_dtypes_saves_and_reopens_with_its_values(qtbot, 
     window.close()
 
     reopened = make_window(qtbot, settings, tmp_path / "data2")
-    assert reopened.open_path(target)
+    assert reopened.files.open_path(target)
     capture = reopened.result.capture
     assert torch.equal(capture.tensor("z").grad.data, z.grad)
     assert capture.tensor("u").value.data.tolist() == [1, 60000]
@@ -310,7 +310,7 @@ def test_a_program_with_unusual_dtypes_saves_and_reopens_with_its_values(qtbot, 
 
 
 def test_an_unexpected_failure_while_saving_is_a_message_and_the_work_stays(qtbot, window, tmp_path, monkeypatch):
-    import gradexplorer.ui.main_window as main_window
+    import gradexplorer.ui.session_files as session_files
 
     window.example_actions["03_next_functions"].trigger()
     run_and_wait(qtbot, window)
@@ -319,7 +319,7 @@ def test_an_unexpected_failure_while_saving_is_a_message_and_the_work_stays(qtbo
     def broken(session, path):
         raise KeyError("torch.complex128")  # what the value table library raised for a complex128 tensor
 
-    monkeypatch.setattr(main_window, "save_session", broken)
+    monkeypatch.setattr(session_files, "save_session", broken)
     target = tmp_path / "s.gxsession"
     window.ask_session_save_path = lambda: str(target)
     window.save_action.trigger()

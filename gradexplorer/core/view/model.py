@@ -147,7 +147,7 @@ class PictureModel:
 
         nodes = result.capture.graph.nodes
         return [d for d in result.display.nodes
-                if (inside(d[len(GROUP_PREFIX):]) if d.startswith(GROUP_PREFIX) else inside(nodes[d].get("module") or ""))]
+                if inside(d[len(GROUP_PREFIX):] if d.startswith(GROUP_PREFIX) else nodes[d].get("module") or "")]
 
     def module_to_fold(self, selected: str) -> str | None:
         """The module Collapse folds for the node or box ``selected``: a node's module, a box's parent (None: none)."""
