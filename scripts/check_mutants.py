@@ -958,6 +958,10 @@ MUTANTS = (
            "if old is not None and (value is None or value.capture.graph is not old.capture.graph):",
            "if old is not None:",
            ("tests/core/test_view_model.py::test_observers_see_each_change_and_only_another_capture_is_retired",)),
+    Mutant("a NaN search's direction is not marked for the catalogue where it is said", "gradexplorer/ui/picture_actions.py",
+           '_DIRECTIONS = (N_("forward"), N_("backward"))', "_DIRECTIONS = ()",
+           ("tests/ui/test_language.py::test_the_first_nan_is_said_in_chinese",
+            "tests/ui/test_language.py::test_every_string_has_a_translation_and_the_compiled_catalogue_says_what_the_ts_says")),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

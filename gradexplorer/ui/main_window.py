@@ -73,9 +73,6 @@ from .worker import CaptureJob
 __all__ = ["MainWindow"]
 
 _tr = translator_for(__name__)
-#: The two directions a NaN search goes (``jump_to_first_nonfinite``), said in the reader's language.
-_DIRECTIONS = (N_("forward"), N_("backward"))
-
 #: Seconds between autosaves of the editor text and the last capture.
 AUTOSAVE_SECONDS = 45
 #: The autosave of a new capture waits this long before it starts encoding (a Run pressed meanwhile supersedes it).

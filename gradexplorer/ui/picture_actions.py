@@ -26,11 +26,15 @@ from ..core.analysis.grouping import (
 from ..core.analysis.query import FILTERS, filter_nodes, first_new_nan, first_nonfinite, nonfinite_kind, search_nodes
 from ..core.analysis.verify import verify_node
 from ..core.view.picture import expanded_layout, pass_view, prepare_view
-from .language import phrase_text, place_text, translator_for
+from .language import N_, phrase_text, place_text, translator_for
 
 __all__ = ["PictureActions"]
 
 _tr = translator_for(__name__)
+
+#: The two directions a NaN search goes (:meth:`PictureActions.jump_to_first_nonfinite`), said in the reader's
+#: language (marked here: ``_tr(where)`` looks them up in this module's context).
+_DIRECTIONS = (N_("forward"), N_("backward"))
 
 
 class PictureActions:

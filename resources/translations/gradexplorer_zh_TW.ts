@@ -1136,16 +1136,6 @@
     <name>main_window</name>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>forward</source>
-      <translation>前向</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>backward</source>
-      <translation>反向</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>Computing why each name gets a gradient or not…</source>
       <translation>正在計算每個名稱為何得到（或得不到）梯度…</translation>
     </message>
@@ -1688,6 +1678,16 @@ Shows what PyTorch autograd really does with your code.
   </context>
   <context>
     <name>picture_actions</name>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>forward</source>
+      <translation>前向</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/picture_actions.py" />
+      <source>backward</source>
+      <translation>反向</translation>
+    </message>
     <message>
       <location filename="../../gradexplorer/ui/picture_actions.py" />
       <source>This node was not made inside an nn.Module</source>

@@ -271,6 +271,20 @@ def test_the_module_audit_warns_of_a_plain_tensor_attribute_in_chinese(qtbot, se
     assert "修正方法：請在 Layer.__init__ 中使用 `self.register_buffer('a', ...)`" in warning
 
 
+def test_the_first_nan_is_said_in_chinese(qtbot, settings, tmp_path, speaks):
+    code = "x = torch.tensor([-1.0, 4.0], requires_grad=True)\ny = x.sqrt()\ny.sum().backward()\n"
+    plain = {}
+    exec(code, {"torch": torch}, plain)
+    assert plain["y"].isnan().tolist() == [True, False]  # plain PyTorch: the sqrt makes the NaN, line 2
+    speaks("zh_TW")
+    window = make_window(qtbot, settings, tmp_path / "data")
+    window.editor.setPlainText(code)
+    run_and_wait(qtbot, window)
+    node = window.picture.jump_to_first_nonfinite("forward")
+    assert window.result.capture.graph.nodes[node]["op"] == plain["y"].grad_fn.name()
+    assert window.status.text().startswith("前向傳播中第一個 NaN/Inf：") and "第 2 行" in window.status.text()
+
+
 def test_view_language_is_remembered_and_said_to_apply_at_the_next_start(window, settings):
     assert set(window.language_actions) == {"", *LANGUAGES}
     assert window.language_actions[""].isChecked()  # nothing chosen yet: the system's
