@@ -119,7 +119,7 @@ def measure_once(window, size: int, folder: Path, collections: CollectionLog) ->
         # The timer's part (the editor text), then the capture that the run
         # handed to a job, as the app does after every run: wait for it with
         # events flowing.
-        window.autosave_now()
+        window.recovery.autosave_now()
         loop = QEventLoop()
         poll = QTimer()
         poll.setInterval(10)

@@ -96,5 +96,5 @@ def main(argv: list[str] | None = None) -> int:
             window.set_run_arguments(script_args)
             window.setWindowModified(False)  # given on the command line: nothing to save yet
     else:
-        window.check_recovery()
+        window.recovery.check_recovery()
     return app.exec()

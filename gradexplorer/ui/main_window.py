@@ -38,11 +38,10 @@ from ..core.capture.devices import resolve_device
 from ..core.capture.script import ScriptRun, is_file_name, read_script
 from ..core.collector import paused_collection
 from ..core.io import export
-from ..core.io.autosave import AutosaveSlot, find_orphans
-from ..core.io.files import SaveCancelled, write_atomic
+from ..core.io.files import write_atomic
 from ..core.io.session import SESSION_SUFFIX
 from ..core.isolated.engine import KILLED, default_memory_limit
-from ..core.records.errors import CaptureStopped, DeviceUnavailableError, DocumentError
+from ..core.records.errors import CaptureStopped, DeviceUnavailableError
 from ..core.view.model import PictureModel
 from ..core.view.picture import CaptureResult, flow_of
 from ..resources import read_example
@@ -63,7 +62,8 @@ from .comparison import ComparisonController
 from .picture_actions import PictureActions
 from .replay import ReplayController
 from .run_controller import STOP_GRACE_MS, RunController
-from .session_files import SessionFiles, prepare_session
+from .session_files import SessionFiles
+from .crash_recovery import CrashRecovery
 from .settings import Settings
 from .source_tabs import SourceTabs
 from .tensors_pane import TensorsPane
@@ -73,11 +73,6 @@ from .worker import CaptureJob
 __all__ = ["MainWindow"]
 
 _tr = translator_for(__name__)
-#: Seconds between autosaves of the editor text and the last capture.
-AUTOSAVE_SECONDS = 45
-#: The autosave of a new capture waits this long before it starts encoding (a Run pressed meanwhile supersedes it).
-AUTOSAVE_SETTLE_SECONDS = 0.5
-
 #: What the panes say between a run's first picture and its explanations (the worker's "Picture first").
 PENDING_EXPLANATIONS = N_("Computing why each name gets a gradient or not…")
 PENDING_AUDIT = N_("Computing where each module's parameters, buffers and tensors live…")
@@ -120,7 +115,7 @@ class MainWindow(QMainWindow):
         self.view = PictureModel(on_replaced=self._retire)
         self.last_gui_seconds = 0.0
         #: Runs started in this window (a pending autosave of an older capture sees it change and gives up).
-        self._runs_started = 0
+        self.runs_started = 0
         #: GUI-thread seconds the last run's first picture took to show (picture first).
         self.first_picture_seconds = 0.0
         #: The program's compile filename: the script's path when it came from a file, else "<editor>".
@@ -161,11 +156,8 @@ class MainWindow(QMainWindow):
         self.files.update_title()
         #: Every long job (save, open, export, autosave) runs here, off the GUI thread.
         self.jobs = JobRunner(self)
-        self._autosave = AutosaveSlot(self.data_dir)
-        self._autosave_timer = QTimer(self)
-        self._autosave_timer.setInterval(AUTOSAVE_SECONDS * 1000)
-        self._autosave_timer.timeout.connect(self.autosave_now)
-        self._autosave_timer.start()
+        #: The work autosaved to this window's slot; orphaned slots offered back (ui.crash_recovery).
+        self.recovery = CrashRecovery(self)
         self.idle_collector = IdleCollector(QApplication.instance(), lambda: self.is_running or self.jobs.busy,
                                             parent=self)
         self.jobs.busy_changed.connect(self._on_jobs_busy_changed)
@@ -223,11 +215,10 @@ class MainWindow(QMainWindow):
         self.run_settings_label = QLabel("")
         self.run_settings_label.setAccessibleName(_tr("How the program runs"))
         self.statusBar().addPermanentWidget(self.run_settings_label)
-        #: Says "Autosave failed" while crash recovery cannot write (see _show_autosave_problem).
+        #: Says "Autosave failed" while crash recovery cannot write (see CrashRecovery.show_problem).
         self.autosave_label = QLabel("")
         self.autosave_label.setStyleSheet("color: #d73a49")
         self.statusBar().addPermanentWidget(self.autosave_label)
-        self._autosave_problem: str | None = None
 
     def _connect_panes(self) -> None:
         """The runs' signals to the window, and the panes to each other (clicks that show nodes and lines)."""
@@ -303,7 +294,7 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton(answer), "cancel")
 
 
-    def _clear_views(self) -> None:
+    def clear_views(self) -> None:
         """Forget the previous program's picture: graph, inspector, panes, console, Find and filter."""
         self.console.reset("<editor>")
         self.console_pane.cancel()
@@ -414,72 +405,7 @@ class MainWindow(QMainWindow):
         self.export(kind, Path(path), scale=scale)
 
     # -- autosave and recovery -----------------------------------------------------------
-    # One slot per running instance (core.autosave): the timer writes the
-    # editor text (milliseconds); the capture is written once per run, in a
-    # background thread, and only when it changed.
-    def autosave_now(self) -> bool:
-        """Write the editor text and device to this window's slot (every 45 s and before runs)."""
-        try:
-            self._autosave.write_text(self.editor.toPlainText(), self.device)
-        except OSError as exc:
-            self._show_autosave_problem(getattr(exc, "strerror", None) or str(exc))
-            return False
-        self._show_autosave_problem(None)
-        return True
 
-    def _autosave_capture(self) -> None:
-        """After a run: the new capture goes to the slot, off the GUI thread."""
-        if self.result is None:
-            return
-        session = self.files.current_session()  # plain data: safe to serialise in another thread
-        slot = self._autosave
-        run = self._runs_started
-
-        def superseded() -> bool:
-            return self._runs_started != run  # an int read from the job's thread: no widget is touched
-
-        def write() -> None:
-            # Waiting releases the GIL: the new picture's first paint goes first. A run started meanwhile, or
-            # while the file is written, supersedes this capture (its own autosave follows): the two shared the
-            # interpreter and a second Run pressed right after a 10,000-node picture took twice as long.
-            deadline = time.monotonic() + AUTOSAVE_SETTLE_SECONDS
-            while time.monotonic() < deadline:
-                if superseded():
-                    return
-                time.sleep(0.02)
-            try:
-                slot.write_session(session, should_stop=superseded)
-            except SaveCancelled:
-                pass
-
-        self.jobs.start("autosave", write, on_errored=lambda message, exc: self._show_autosave_problem(
-            (getattr(exc, "strerror", None) or str(exc)) if isinstance(exc, OSError) else message))
-
-    def _show_autosave_problem(self, why: str | None) -> None:
-        """Say (once per reason, and in the status bar until it works again) that crash recovery is not writing.
-
-        A failing autosave was silent: the user learnt that their work was
-        unprotected only after the crash.
-        """
-        if why is None:
-            if self._autosave_problem is not None:
-                self._autosave_problem = None
-                self.autosave_label.setText("")
-                self.autosave_label.setToolTip("")
-            return
-        if why != self._autosave_problem:
-            self.console.append_message(_tr("Autosave failed: {why} (in {folder}). Your work is not protected against "
-                                            "a crash until it works again: save it (Ctrl+S).").format(
-                why=why, folder=self._autosave.folder),
-                                        error=True)
-        self._autosave_problem = why
-        self.autosave_label.setText(_tr("Autosave failed"))
-        self.autosave_label.setToolTip(_tr("Autosave to {folder} failed: {why}").format(
-            folder=self._autosave.folder, why=why))
-
-    def _discard_autosave(self) -> None:
-        self.jobs.wait_all()
-        self._autosave.remove()
 
     def ask_restore(self, saved_at: str, preview: str) -> bool:
         """Offer to restore one orphaned slot's work after a crash (tests replace it)."""
@@ -490,34 +416,6 @@ class MainWindow(QMainWindow):
                 value=saved_at or _tr("an unknown time"), preview=preview))
         return answer == QMessageBox.StandardButton.Yes
 
-    def check_recovery(self) -> bool:
-        """Offer each orphaned autosave (its owner process is gone), newest first; restore the one accepted."""
-        for orphan in find_orphans(self.data_dir):
-            if not self.ask_restore(orphan.saved_at, orphan.preview):
-                orphan.discard()
-                continue
-            try:  # a job: the autosaved capture may be a big one
-                session, prepared = self.jobs.run_and_wait("recover", lambda o=orphan: prepare_session(o.session()))
-            except DocumentError as exc:
-                self.console.append_message(_tr("The autosaved capture could not be read ({exc}); restoring the "
-                                                "text.").format(exc=exc),
-                                            error=True)
-                session = prepared = None
-            if session is not None and session.code == orphan.code:
-                self.files.show_session(session, prepared)
-            else:  # the text is newer than the last capture (or there was none)
-                self.editor.setPlainText(orphan.code or (session.code if session is not None else ""))
-                self._clear_views()
-            if orphan.device:
-                self.select_device(orphan.device)
-            orphan.discard()
-            self.files.session_path = None
-            self.files.update_title()
-            self.setWindowModified(True)
-            self.autosave_now()  # it is this window's work now
-            self.status.setText(_tr("Restored the autosaved work (not saved yet)"))
-            return True
-        return False
 
     # -- how the program runs: arguments, working folder ---------------------------------
     def _set_program(self, filename: str, run: ScriptRun) -> None:
@@ -625,7 +523,7 @@ class MainWindow(QMainWindow):
         """Run the editor's code in the worker thread; False if a run is already going."""
         if self.runs.is_running:
             return False
-        self.autosave_now()
+        self.recovery.autosave_now()
         filename = self.program_filename
         limit_gb = self.settings.isolated_memory_gb
         job = CaptureJob(self.editor.toPlainText(), device or self.device, filename,
@@ -637,7 +535,7 @@ class MainWindow(QMainWindow):
         self.editor.set_error_line(None)
         self._set_running(True)
         self.retirer.hold()  # taking old captures apart on this thread would slow the run (capture_retirer)
-        self._runs_started += 1  # the previous capture's autosave gives way (_autosave_capture)
+        self.runs_started += 1  # the previous capture's autosave gives way (CrashRecovery.autosave_capture)
         started = self.runs.start(job)
         if not started:
             self.retirer.resume()
@@ -688,9 +586,9 @@ class MainWindow(QMainWindow):
         """
         if prompt and not self.files.maybe_save():
             return False
-        self._autosave_timer.stop()
+        self.recovery.timer.stop()
         self.retirer.finish_now()
-        self._autosave.remove()  # the work was saved or discarded: nothing to recover
+        self.recovery.slot.remove()  # the work was saved or discarded: nothing to recover
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
@@ -833,7 +731,7 @@ class MainWindow(QMainWindow):
             self.status.setText(said + kept)
             return
         self._show_result(result)
-        self._autosave_capture()
+        self.recovery.autosave_capture()
         # A run of unchanged code adds nothing that cannot be made again by
         # pressing Run: only edited code makes the session dirty (the editor's
         # modification flag does that).
@@ -937,10 +835,10 @@ class MainWindow(QMainWindow):
             self.runs.wait(timeout_ms)
         if process_state.program_threads():  # a non-daemon one would keep the process from exiting
             process_state.interrupt_program_threads(CaptureStopped)
-        self._autosave_timer.stop()
+        self.recovery.timer.stop()
         self.idle_collector.close()
         self.retirer.finish_now()
-        self._discard_autosave()  # a clean exit: nothing to recover
+        self.recovery.discard()  # a clean exit: nothing to recover
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()

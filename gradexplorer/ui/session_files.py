@@ -89,7 +89,7 @@ class SessionFiles:
         if not self.maybe_save():
             return False
         window.editor.setPlainText("")
-        window._clear_views()
+        window.clear_views()
         self.session_path = None
         self.script_path = None
         window._set_program("<editor>", ScriptRun())
@@ -123,7 +123,7 @@ class SessionFiles:
         if prompt and not self.maybe_save():
             return False
         window.editor.setPlainText(text)
-        window._clear_views()
+        window.clear_views()
         self.script_path = path
         window._set_program(str(path.resolve()) if as_script else "<editor>", ScriptRun())
         self.session_path = None
@@ -208,7 +208,7 @@ class SessionFiles:
         window = self.window
         if state.result is not None:
             window.retirer.take_back(state.result.capture)
-        window._clear_views()
+        window.clear_views()
         if window.editor.toPlainText() != state.code:  # untouched, it keeps its undo history
             window.editor.setPlainText(state.code)
         window.select_device(state.device)
@@ -232,7 +232,7 @@ class SessionFiles:
     def show_session(self, session: Session, prepared: CaptureResult | None = None) -> None:
         """Show a session; ``prepared`` is its capture laid out when a job has done that already."""
         window = self.window
-        window._clear_views()
+        window.clear_views()
         window.editor.setPlainText(session.code)
         if session.device:
             window.select_device(session.device)

@@ -152,6 +152,34 @@
     </message>
   </context>
   <context>
+    <name>crash_recovery</name>
+    <message>
+      <location filename="../../gradexplorer/ui/crash_recovery.py" />
+      <source>Autosave failed: {why} (in {folder}). Your work is not protected against a crash until it works again: save it (Ctrl+S).</source>
+      <translation>自動儲存失敗：{why}（於 {folder}）。在它恢復正常之前，你的工作不受當機保護：請手動儲存（Ctrl+S）。</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/crash_recovery.py" />
+      <source>Autosave failed</source>
+      <translation>自動儲存失敗</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/crash_recovery.py" />
+      <source>Autosave to {folder} failed: {why}</source>
+      <translation>自動儲存到 {folder} 失敗：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/crash_recovery.py" />
+      <source>The autosaved capture could not be read ({exc}); restoring the text.</source>
+      <translation>無法讀取自動儲存的擷取結果（{exc}）；只還原文字。</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/crash_recovery.py" />
+      <source>Restored the autosaved work (not saved yet)</source>
+      <translation>已還原自動儲存的工作（尚未儲存）</translation>
+    </message>
+  </context>
+  <context>
     <name>editor</name>
     <message>
       <location filename="../../gradexplorer/ui/editor.py" />
@@ -1337,21 +1365,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Autosave failed: {why} (in {folder}). Your work is not protected against a crash until it works again: save it (Ctrl+S).</source>
-      <translation>自動儲存失敗：{why}（於 {folder}）。在它恢復正常之前，你的工作不受當機保護：請手動儲存（Ctrl+S）。</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Autosave failed</source>
-      <translation>自動儲存失敗</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Autosave to {folder} failed: {why}</source>
-      <translation>自動儲存到 {folder} 失敗：{why}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>Restore unsaved work?</source>
       <translation>要還原未儲存的工作嗎？</translation>
     </message>
@@ -1368,16 +1381,6 @@
       <location filename="../../gradexplorer/ui/main_window.py" />
       <source>an unknown time</source>
       <translation>未知時間</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>The autosaved capture could not be read ({exc}); restoring the text.</source>
-      <translation>無法讀取自動儲存的擷取結果（{exc}）；只還原文字。</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Restored the autosaved work (not saved yet)</source>
-      <translation>已還原自動儲存的工作（尚未儲存）</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />

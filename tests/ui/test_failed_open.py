@@ -61,7 +61,7 @@ def test_the_same_values_run_in_the_app_draw_and_autosave(qtbot, window):
     assert result is not None and result.capture.error is None
     assert result.capture.node_named("a") in window.graph_view.items_by_id
     qtbot.waitUntil(lambda: not window.jobs.busy, timeout=10_000)
-    saved = load_session(window._autosave.session_path)
+    saved = load_session(window.recovery.slot.session_path)
     assert saved.capture.node_named("a") is not None
 
 

@@ -298,7 +298,7 @@ window.ask_quit_stuck = lambda why: asked.append(why) or answer
 window.show()
 # time.sleep stands for a long native op: one C call that no Stop can interrupt.
 window.editor.setPlainText("import time\\ntime.sleep(6)\\nprint('op finished')\\n")
-window.autosave_now()
+window.recovery.autosave_now()
 window.start_run()
 started = time.monotonic()
 def close_now():

@@ -235,7 +235,7 @@ def test_the_capture_a_run_replaces_is_freed_after_the_run_not_during_it(qtbot, 
 def test_a_run_started_right_after_another_supersedes_its_autosave(qtbot, window, monkeypatch):
     """The first capture's autosave gives way to the second run (they shared the interpreter: 2x slower)."""
     written: list[str] = []
-    slot = window._autosave
+    slot = window.recovery.slot
     real = slot.write_session
 
     def recording_write(session, **kwargs):

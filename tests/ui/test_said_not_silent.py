@@ -6,19 +6,19 @@ from .conftest import run_and_wait
 
 
 def test_a_failing_autosave_is_said_once_and_shown_until_it_works_again(qtbot, window):
-    folder = window._autosave.folder
+    folder = window.recovery.slot.folder
     folder.parent.mkdir(parents=True, exist_ok=True)
     folder.write_text("a file where the autosave folder should be")  # mkdir fails: FileExistsError
     window.editor.setPlainText("x = 1\n")
-    assert window.autosave_now() is False
-    assert window.autosave_now() is False
+    assert window.recovery.autosave_now() is False
+    assert window.recovery.autosave_now() is False
     console = window.console.toPlainText()
     assert console.count("Autosave failed") == 1, console
     assert "not protected against a crash" in console
     assert window.autosave_label.text() == "Autosave failed"
     assert str(folder) in window.autosave_label.toolTip()
     folder.unlink()
-    assert window.autosave_now() is True
+    assert window.recovery.autosave_now() is True
     assert window.autosave_label.text() == ""
 
 
@@ -26,7 +26,7 @@ def test_a_failing_capture_autosave_after_a_run_is_said(qtbot, window, monkeypat
     def refuse(session, **_options):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(window._autosave, "write_session", refuse)
+    monkeypatch.setattr(window.recovery.slot, "write_session", refuse)
     window.editor.setPlainText("a = torch.ones(2, requires_grad=True)\n(a * 2).sum().backward()\n")
     run_and_wait(qtbot, window)
     qtbot.waitUntil(lambda: window.autosave_label.text() == "Autosave failed", timeout=10_000)

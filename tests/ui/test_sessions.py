@@ -171,7 +171,7 @@ CRASHING_APP = textwrap.dedent("""
     from gradexplorer.ui.settings import Settings
     window = MainWindow(Settings(QSettings(sys.argv[2], QSettings.Format.IniFormat)), data_dir=sys.argv[1])
     window.editor.setPlainText(sys.argv[3] + "\\n")
-    assert window.autosave_now()
+    assert window.recovery.autosave_now()
     print("autosaved", flush=True)
     if sys.argv[4] == "crash":
         os.kill(os.getpid(), signal.SIGKILL)  # a crash: no shutdown, no cleanup
@@ -195,7 +195,7 @@ def test_two_instances_one_killed_the_restart_restores_that_ones_text(qtbot, set
         win = make_window(qtbot, settings, data_dir)
         offers = []
         win.ask_restore = lambda saved_at, preview: offers.append((saved_at, preview)) or True
-        assert win.check_recovery() is True
+        assert win.recovery.check_recovery() is True
         assert len(offers) == 1  # the running instance's slot is not offered
         saved_at, preview = offers[0]
         assert saved_at and "typed before the crash" in preview
@@ -214,11 +214,11 @@ def test_no_recovery_offer_after_a_clean_exit(qtbot, settings, tmp_path):
     data_dir = tmp_path / "data"
     first = make_window(qtbot, settings, data_dir)
     first.editor.setPlainText("a = 1\n")
-    assert first.autosave_now()
+    assert first.recovery.autosave_now()
     first.shutdown()
     second = make_window(qtbot, settings, data_dir)
     second.ask_restore = lambda saved_at, preview: (_ for _ in ()).throw(AssertionError("offered after a clean exit"))
-    assert second.check_recovery() is False
+    assert second.recovery.check_recovery() is False
     second.shutdown()
 
 
@@ -227,15 +227,15 @@ def test_autosave_before_a_run_and_the_capture_after_it(qtbot, window):
 
     window.editor.setPlainText("value = torch.ones(1)\n")
     written = []
-    original = window._autosave.write_text
-    window._autosave.write_text = lambda code, device: written.append(code) or original(code, device)
+    original = window.recovery.slot.write_text
+    window.recovery.slot.write_text = lambda code, device: written.append(code) or original(code, device)
     window.run_action.trigger()
     assert written == ["value = torch.ones(1)\n"]  # written before the run started
     assert window.is_running
     qtbot.waitUntil(lambda: not window.is_running, timeout=30_000)
     assert window.jobs.wait_all()
-    assert json.loads(window._autosave.text_path.read_text())["code"] == "value = torch.ones(1)\n"
-    assert load_session(window._autosave.session_path).capture.tensor("value") is not None
+    assert json.loads(window.recovery.slot.text_path.read_text())["code"] == "value = torch.ones(1)\n"
+    assert load_session(window.recovery.slot.session_path).capture.tensor("value") is not None
 
 
 def test_cli_session_file_opens_in_the_app(qtbot, window, tmp_path):
