@@ -135,7 +135,7 @@ class CrashRecovery:
                 window.files.show_session(session, prepared)
             else:  # the text is newer than the last capture (or there was none)
                 window.editor.setPlainText(orphan.code or (session.code if session is not None else ""))
-                window.clear_views()
+                window.display.clear()
             if orphan.device:
                 window.select_device(orphan.device)
             orphan.discard()

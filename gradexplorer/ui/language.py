@@ -28,6 +28,7 @@ are set when it is built.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
@@ -35,7 +36,7 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 from ..core.records.phrases import PHRASE_CONTEXT, place_of
 from ..resources import resource_root
 
-__all__ = ["LANGUAGES", "N_", "active_language", "catalogue_path", "choose_language", "install_language",
+__all__ = ["LANGUAGES", "N_", "Marked", "active_language", "catalogue_path", "choose_language", "install_language",
            "error_report_text", "error_text", "phrase_text", "place_text", "system_language", "translator_for"]
 
 #: The languages the app speaks, each named in itself (a menu entry a reader of it recognises).
@@ -58,18 +59,33 @@ def translator_for(module_name: str):
     context = module_name.rsplit(".", 1)[-1]
 
     def _tr(text: str) -> str:
-        return QCoreApplication.translate(context, text)
+        # A marked text is translated in the context it was marked in, whichever module shows it.
+        return QCoreApplication.translate(text.context if type(text) is Marked else context, text)
 
     return _tr
 
 
-def N_(text: str) -> str:
+class Marked(str):
+    """A text marked with :func:`N_`: the text itself, which remembers the catalogue context it was marked in.
+
+    (A ``str`` subclass cannot have ``__slots__``: ``context`` lives in the instance's dict.)
+    """
+
+    context: str
+
+
+def N_(text: str) -> Marked:
     """Mark ``text`` for the catalogue where it is written, translated later by ``_tr(text)`` where it is shown.
 
     For tables made when a module is imported (a menu's entries), before a
-    language is installed; the scanner finds ``N_("...")`` like ``_tr``.
+    language is installed; the scanner finds ``N_("...")`` like ``_tr``, in
+    the context of the module it is written in, so the marked text keeps that
+    context: any module's ``_tr`` translates it there (a table or a pending
+    text used by another module than its own was once shown in English).
     """
-    return text
+    marked = Marked(text)
+    marked.context = sys._getframe(1).f_globals["__name__"].rsplit(".", 1)[-1]
+    return marked
 
 
 def _translate_phrase(template: str) -> str:

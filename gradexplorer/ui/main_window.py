@@ -32,21 +32,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.analysis.modules import audit_rows
 from ..core.capture import process_state
 from ..core.capture.devices import resolve_device
 from ..core.capture.script import ScriptRun, is_file_name, read_script
-from ..core.collector import paused_collection
 from ..core.io import export
 from ..core.io.files import write_atomic
 from ..core.io.session import SESSION_SUFFIX
 from ..core.isolated.engine import KILLED, default_memory_limit
 from ..core.records.errors import CaptureStopped, DeviceUnavailableError
 from ..core.view.model import PictureModel
-from ..core.view.picture import CaptureResult, flow_of
+from ..core.view.picture import CaptureResult
 from ..resources import read_example
+from .capture_display import CaptureDisplay
 from .capture_retirer import CaptureRetirer
+from .comparison import ComparisonController
 from .console import Console, ConsolePane
+from .crash_recovery import CrashRecovery
 from .editor import CodeEditor
 from .gradient_flow_pane import GradientFlowPane
 from .graph_navigator import GraphNavigator
@@ -54,16 +55,14 @@ from .graph_view import GraphView
 from .idle_collector import IdleCollector
 from .inspector import Inspector
 from .jobs import JobRunner
-from .language import (LANGUAGES, N_, active_language, choose_language, error_report_text, error_text, phrase_text,
+from .language import (LANGUAGES, N_, active_language, choose_language, error_text, phrase_text,
                        place_text, translator_for)
 from .modules_pane import ModulesPane
-from .plots_pane import PlotsPane
-from .comparison import ComparisonController
 from .picture_actions import PictureActions
+from .plots_pane import PlotsPane
 from .replay import ReplayController
 from .run_controller import STOP_GRACE_MS, RunController
 from .session_files import SessionFiles
-from .crash_recovery import CrashRecovery
 from .settings import Settings
 from .source_tabs import SourceTabs
 from .tensors_pane import TensorsPane
@@ -73,13 +72,6 @@ from .worker import CaptureJob
 __all__ = ["MainWindow"]
 
 _tr = translator_for(__name__)
-#: What the panes say between a run's first picture and its explanations (the worker's "Picture first").
-PENDING_EXPLANATIONS = N_("Computing why each name gets a gradient or not…")
-PENDING_AUDIT = N_("Computing where each module's parameters, buffers and tensors live…")
-PENDING_FLOW = N_("Computing the gradient flow…")
-#: What they say when the run ended before they were computed (gradexplorer failed after drawing).
-NOT_COMPUTED = N_("Not computed: the run ended before this was made (the console says why). Press Run again.")
-
 _WELCOME_HEADER = N_("""# Welcome to gradexplorer.
 # Type PyTorch code (torch, nn and `device` are predefined), then press
 # Ctrl+Enter or Run. The Examples menu has more; this is the first lesson.
@@ -113,7 +105,8 @@ class MainWindow(QMainWindow):
         self.retirer = CaptureRetirer(self)
         #: What is on screen, and the rules of what to show next (Qt-free: ``core.view.model``).
         self.view = PictureModel(on_replaced=self._retire)
-        self.last_gui_seconds = 0.0
+        #: Puts captures on screen: picture, panes, figures (ui.capture_display).
+        self.display = CaptureDisplay(self)
         #: Runs started in this window (a pending autosave of an older capture sees it change and gives up).
         self.runs_started = 0
         #: GUI-thread seconds the last run's first picture took to show (picture first).
@@ -292,26 +285,6 @@ class MainWindow(QMainWindow):
         answer = box.exec()
         return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
             QMessageBox.StandardButton(answer), "cancel")
-
-
-    def clear_views(self) -> None:
-        """Forget the previous program's picture: graph, inspector, panes, console, Find and filter."""
-        self.console.reset("<editor>")
-        self.console_pane.cancel()
-        self.editor.set_error_line(None)
-        self.sources.close_files()
-        self.result = None
-        self.graph_view.clear_graph()
-        self.inspector.show_node(None, None)
-        self.tensors_pane.show_explanations(())
-        self.tensors_pane.clearSelection()
-        self.modules_pane.show_audits(())
-        self.gradient_flow_pane.show_flows((), [])
-        self._show_figures(())
-        self.search_box.clear()
-        self.picture.show_filter("all", None)
-        self.replay.set_capture(None)
-        self.comparison.forget()
 
 
     def ask_session_save_path(self) -> str:
@@ -647,74 +620,17 @@ class MainWindow(QMainWindow):
     def _on_runs_ticked(self, seconds: float) -> None:
         self.status.setText(_tr("Running… {seconds:.1f} s").format(seconds=seconds))
 
-    def _show_result(self, result: CaptureResult) -> None:
-        # The scene build makes thousands of items: a full GC pass in the middle
-        # would add a long GUI-thread stall (see core.collector).
-        with paused_collection():
-            self._show_result_now(result)
-
-    def _show_result_now(self, result: CaptureResult) -> None:
-        started = time.perf_counter()
-        cap = result.capture
-        drawn = self.result
-        if drawn is not None and not drawn.complete and drawn.capture.graph is cap.graph:
-            # The run's first picture is on screen: keep it (and what the user did with it meanwhile: the pass
-            # shown, the boxes opened, the selection, the zoom); the panes fill in.
-            self.result = dataclasses.replace(result, display=drawn.display, layout=drawn.layout,
-                                              pass_index=drawn.pass_index, pass_graph=drawn.pass_graph)
-            self.picture.inspect(self.graph_view.selected_node() or "")
-        else:
-            self._show_picture(result)
-            self._show_figures(cap.figures)
-        self.tensors_pane.show_explanations(cap.explanations)
-        self.modules_pane.show_rows(result.module_rows if result.module_rows is not None
-                                    else audit_rows(cap.modules, phrase_text))
-        self.gradient_flow_pane.show_flows(*(result.flow if result.flow is not None else flow_of(cap)))
-        self.last_gui_seconds = time.perf_counter() - started
-        self.editor.set_error_line(cap.error.program_line if cap.error is not None else None)
-        if cap.error is not None:
-            self.console.append_message(error_report_text(cap.error), error=True)
-        for sentence in cap.restored:  # what the program changed in the process, put back
-            self.console.append_message(_tr("gradexplorer: {sentence}").format(sentence=phrase_text(sentence)))
-
-    def _show_picture(self, result: CaptureResult) -> None:
-        """Draw a result's graph (or say why there is none) and reset the picture's companions."""
-        cap = result.capture
-        self.result = result
-        self.comparison.forget()  # a comparison is of the picture it was made on
-        self.replay.set_capture(cap)
-        self.picture.show_filter("all", None)  # a filter belongs to the capture it was made on
-        if result.layout is None:  # drawing was stopped
-            self.graph_view.clear_graph()
-            self.console.append_message(phrase_text(result.note), error=True)
-        else:
-            self.graph_view.show_graph(result.shown_graph, result.layout, passes_ran=bool(cap.passes),
-                                       display=result.display)
-        self.picture.update_navigator()
-        self.navigator.set_passes(len(cap.passes), result.pass_index)
-        self.inspector.show_node(None, None)
 
     def _on_runs_picture_ready(self, result: CaptureResult) -> None:
         """A run's first picture: draw it now; the panes say what is still being computed (worker, "Picture first")."""
         started = time.perf_counter()
-        with paused_collection():
-            self._show_picture(result)
-            self._show_figures(result.capture.figures)
-            self.tensors_pane.show_pending(_tr(PENDING_EXPLANATIONS))
-            self.modules_pane.show_pending(_tr(PENDING_AUDIT))
-            self.gradient_flow_pane.show_pending(_tr(PENDING_FLOW))
+        self.display.show_first_picture(result)
         self.first_picture_seconds = time.perf_counter() - started
         self.status.setText(_tr("Drawn in {ms:.0f} ms: {nodes} nodes; explaining…").format(
             ms=result.seconds * 1000, nodes=result.capture.graph.number_of_nodes()))
         # The build waits for this: the picture's first paint goes before it (a queued call runs after it).
         QTimer.singleShot(0, self.runs.picture_shown)
 
-    def _show_figures(self, figures) -> None:
-        """The Plots tab: the program's matplotlib figures, their count in the tab's name."""
-        self.plots_pane.show_figures(figures)
-        index = self.bottom_tabs.indexOf(self.plots_pane)
-        self.bottom_tabs.setTabText(index, _tr("Plots ({count})").format(count=len(figures)) if figures
-                                    else _tr("Plots"))
 
     def _on_runs_returned(self, result: CaptureResult) -> None:
         cap = result.capture
@@ -730,7 +646,7 @@ class MainWindow(QMainWindow):
             said = _tr("Stopped") if cap.error.kind == "stopped" else phrase_text(cap.error.headline_phrase())
             self.status.setText(said + kept)
             return
-        self._show_result(result)
+        self.display.show_result(result)
         self.recovery.autosave_capture()
         # A run of unchanged code adds nothing that cannot be made again by
         # pressing Run: only edited code makes the session dirty (the editor's
@@ -765,16 +681,11 @@ class MainWindow(QMainWindow):
         if self.runs.stop_requested and self.status.text().startswith(stopping):
             self.status.setText(_tr("Stopped"))
         if self.result is not None and not self.result.complete:  # drawn, then the run failed before explaining
-            self.tensors_pane.show_pending(_tr(NOT_COMPUTED))
-            self.modules_pane.show_pending(_tr(NOT_COMPUTED))
-            self.gradient_flow_pane.show_pending(_tr(NOT_COMPUTED))
+            self.display.show_not_computed()
         self._set_running(False)
         self.retirer.resume()
         self.idle_collector.activity()
         self.run_finished.emit(self.result)
-
-    # -- cross-pane navigation -----------------------------------------------------------
-
 
     def about_text(self) -> str:
         """What Help > About says: the versions this window runs with."""

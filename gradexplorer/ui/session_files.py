@@ -89,7 +89,7 @@ class SessionFiles:
         if not self.maybe_save():
             return False
         window.editor.setPlainText("")
-        window.clear_views()
+        window.display.clear()
         self.session_path = None
         self.script_path = None
         window._set_program("<editor>", ScriptRun())
@@ -123,7 +123,7 @@ class SessionFiles:
         if prompt and not self.maybe_save():
             return False
         window.editor.setPlainText(text)
-        window.clear_views()
+        window.display.clear()
         self.script_path = path
         window._set_program(str(path.resolve()) if as_script else "<editor>", ScriptRun())
         self.session_path = None
@@ -208,14 +208,14 @@ class SessionFiles:
         window = self.window
         if state.result is not None:
             window.retirer.take_back(state.result.capture)
-        window.clear_views()
+        window.display.clear()
         if window.editor.toPlainText() != state.code:  # untouched, it keeps its undo history
             window.editor.setPlainText(state.code)
         window.select_device(state.device)
         window._set_program(state.program_filename, state.run_settings)
         if state.result is not None:
             try:
-                window._show_result(state.result)
+                window.display.show_result(state.result)
             except Exception:  # noqa: BLE001 - it was on screen a moment ago; if it cannot be again, no picture
                 window.result = None
                 window.graph_view.clear_graph()
@@ -232,7 +232,7 @@ class SessionFiles:
     def show_session(self, session: Session, prepared: CaptureResult | None = None) -> None:
         """Show a session; ``prepared`` is its capture laid out when a job has done that already."""
         window = self.window
-        window.clear_views()
+        window.display.clear()
         window.editor.setPlainText(session.code)
         if session.device:
             window.select_device(session.device)
@@ -247,7 +247,7 @@ class SessionFiles:
             pass_index = default_pass(len(cap.passes))
             graph, display, layout = pass_view(cap, pass_index)
             prepared = CaptureResult(cap, layout, 0.0, display, pass_index=pass_index, pass_graph=graph)
-        window._show_result(prepared)
+        window.display.show_result(prepared)
         if session.view.selected_node and session.view.selected_node in cap.graph:
             # Through show_nodes: a node inside a folded module box opens the boxes that hide it.
             window.picture.show_nodes([session.view.selected_node])

@@ -2,6 +2,44 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_TW" sourcelanguage="en">
   <context>
+    <name>capture_display</name>
+    <message>
+      <location filename="../../gradexplorer/ui/capture_display.py" />
+      <source>Computing why each name gets a gradient or not…</source>
+      <translation>正在計算每個名稱為何得到（或得不到）梯度…</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/capture_display.py" />
+      <source>Computing where each module's parameters, buffers and tensors live…</source>
+      <translation>正在計算每個模組的參數、緩衝區與張量位於何處…</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/capture_display.py" />
+      <source>Computing the gradient flow…</source>
+      <translation>正在計算梯度流…</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/capture_display.py" />
+      <source>Not computed: the run ended before this was made (the console says why). Press Run again.</source>
+      <translation>未計算：執行在這部分完成前就結束了（原因見主控台）。請再按一次「執行」。</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/capture_display.py" />
+      <source>gradexplorer: {sentence}</source>
+      <translation>gradexplorer：{sentence}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/capture_display.py" />
+      <source>Plots ({count})</source>
+      <translation>圖表（{count}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/capture_display.py" />
+      <source>Plots</source>
+      <translation>圖表</translation>
+    </message>
+  </context>
+  <context>
     <name>comparison</name>
     <message>
       <location filename="../../gradexplorer/ui/comparison.py" />
@@ -1164,26 +1202,6 @@
     <name>main_window</name>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Computing why each name gets a gradient or not…</source>
-      <translation>正在計算每個名稱為何得到（或得不到）梯度…</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Computing where each module's parameters, buffers and tensors live…</source>
-      <translation>正在計算每個模組的參數、緩衝區與張量位於何處…</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Computing the gradient flow…</source>
-      <translation>正在計算梯度流…</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Not computed: the run ended before this was made (the console says why). Press Run again.</source>
-      <translation>未計算：執行在這部分完成前就結束了（原因見主控台）。請再按一次「執行」。</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source># Welcome to gradexplorer.
 # Type PyTorch code (torch, nn and `device` are predefined), then press
 # Ctrl+Enter or Run. The Examples menu has more; this is the first lesson.
@@ -1525,18 +1543,8 @@ from {folder}
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>gradexplorer: {sentence}</source>
-      <translation>gradexplorer：{sentence}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>Drawn in {ms:.0f} ms: {nodes} nodes; explaining…</source>
       <translation>已在 {ms:.0f} 毫秒內繪出：{nodes} 個節點；正在產生解釋…</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Plots ({count})</source>
-      <translation>圖表（{count}）</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />

@@ -285,6 +285,20 @@ def test_the_first_nan_is_said_in_chinese(qtbot, settings, tmp_path, speaks):
     assert window.status.text().startswith("前向傳播中第一個 NaN/Inf：") and "第 2 行" in window.status.text()
 
 
+def test_a_marked_text_is_translated_in_the_context_it_was_marked_in_whoever_shows_it(qapp, speaks):
+    from xml.etree import ElementTree
+
+    from gradexplorer.ui.capture_display import PENDING_AUDIT
+    from gradexplorer.ui.language import translator_for
+
+    catalogue = ElementTree.parse(catalogue_path("zh_TW").with_suffix(".ts")).getroot()
+    context = next(c for c in catalogue.iter("context") if c.findtext("name") == "capture_display")
+    wanted = next(m.findtext("translation") for m in context.iter("message") if m.findtext("source") == PENDING_AUDIT)
+    speaks("zh_TW")
+    assert translator_for("gradexplorer.ui.main_window")(PENDING_AUDIT) == wanted != PENDING_AUDIT
+    assert translator_for("gradexplorer.ui.main_window")(str(PENDING_AUDIT)) == PENDING_AUDIT  # unmarked: its own
+
+
 def test_view_language_is_remembered_and_said_to_apply_at_the_next_start(window, settings):
     assert set(window.language_actions) == {"", *LANGUAGES}
     assert window.language_actions[""].isChecked()  # nothing chosen yet: the system's

@@ -15,7 +15,7 @@ import torch
 from PySide6.QtCore import Qt
 
 from gradexplorer.core.pipeline import steps
-from gradexplorer.ui.main_window import NOT_COMPUTED, PENDING_AUDIT, PENDING_EXPLANATIONS, PENDING_FLOW
+from gradexplorer.ui.capture_display import NOT_COMPUTED, PENDING_AUDIT, PENDING_EXPLANATIONS, PENDING_FLOW
 from tests.projects.corpus import CORPUS, copy_project
 
 from .conftest import run_and_wait
