@@ -15,10 +15,9 @@ import dataclasses
 import os
 import shlex
 import sys
-import time
 from pathlib import Path
 
-from PySide6.QtCore import QSize, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QSize, QStandardPaths, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -38,7 +37,7 @@ from ..core.capture.script import ScriptRun, is_file_name, read_script
 from ..core.io import export
 from ..core.io.files import write_atomic
 from ..core.io.session import SESSION_SUFFIX
-from ..core.isolated.engine import KILLED, default_memory_limit
+from ..core.isolated.engine import default_memory_limit
 from ..core.records.errors import CaptureStopped, DeviceUnavailableError
 from ..core.view.model import PictureModel
 from ..core.view.picture import CaptureResult
@@ -55,19 +54,18 @@ from .graph_view import GraphView
 from .idle_collector import IdleCollector
 from .inspector import Inspector
 from .jobs import JobRunner
-from .language import (LANGUAGES, N_, active_language, choose_language, error_text, phrase_text,
-                       place_text, translator_for)
+from .language import LANGUAGES, N_, active_language, choose_language, error_text, translator_for
 from .modules_pane import ModulesPane
 from .picture_actions import PictureActions
 from .plots_pane import PlotsPane
 from .replay import ReplayController
+from .run_commands import RunCommands
 from .run_controller import STOP_GRACE_MS, RunController
 from .session_files import SessionFiles
 from .settings import Settings
 from .source_tabs import SourceTabs
 from .tensors_pane import TensorsPane
 from .window_menus import setup_menus
-from .worker import CaptureJob
 
 __all__ = ["MainWindow"]
 
@@ -109,8 +107,6 @@ class MainWindow(QMainWindow):
         self.display = CaptureDisplay(self)
         #: Runs started in this window (a pending autosave of an older capture sees it change and gives up).
         self.runs_started = 0
-        #: GUI-thread seconds the last run's first picture took to show (picture first).
-        self.first_picture_seconds = 0.0
         #: The program's compile filename: the script's path when it came from a file, else "<editor>".
         self.program_filename = "<editor>"
         #: How the next Run starts the program (Run > Arguments…, Run > Working Folder…); part of the session.
@@ -161,7 +157,7 @@ class MainWindow(QMainWindow):
         if not self.settings.window_state.isEmpty():
             self.restoreState(self.settings.window_state)
         self.select_device(self.settings.last_device)
-        self._set_running(False)
+        self.run_commands.set_running(False)
         self._show_run_settings()
 
     def _lay_out_panes(self) -> None:
@@ -215,15 +211,8 @@ class MainWindow(QMainWindow):
 
     def _connect_panes(self) -> None:
         """The runs' signals to the window, and the panes to each other (clicks that show nodes and lines)."""
-        self.runs.ticked.connect(self._on_runs_ticked)
-        self.runs.output.connect(self.console.append_output)
-        self.runs.picture_ready.connect(self._on_runs_picture_ready)
-        self.runs.returned.connect(self._on_runs_returned)
-        self.runs.errored.connect(self._on_runs_errored)
-        self.runs.finished.connect(self._on_runs_finished)
-        self.runs.stuck.connect(self._on_runs_stuck)
-        self.runs.input_requested.connect(self.console_pane.ask)
-        self.console_pane.input_entered.connect(self.runs.provide_input)
+        #: The window's side of each run: start, progress, first picture, result, end (ui.run_commands).
+        self.run_commands = RunCommands(self)
         #: What the user does to the picture (clicks, boxes, depth, passes, Find, filters, colours).
         self.picture = PictureActions(self)
         self.inspector.source_requested.connect(self.show_source)
@@ -391,7 +380,7 @@ class MainWindow(QMainWindow):
 
 
     # -- how the program runs: arguments, working folder ---------------------------------
-    def _set_program(self, filename: str, run: ScriptRun) -> None:
+    def set_program(self, filename: str, run: ScriptRun) -> None:
         """The program's filename and run settings (from a script, a session, or none)."""
         self.program_filename = filename or "<editor>"
         self.run_settings = run
@@ -493,53 +482,13 @@ class MainWindow(QMainWindow):
         return self.runs.is_running
 
     def start_run(self, *, device: str | None = None) -> bool:
-        """Run the editor's code in the worker thread; False if a run is already going."""
-        if self.runs.is_running:
-            return False
-        self.recovery.autosave_now()
-        filename = self.program_filename
-        limit_gb = self.settings.isolated_memory_gb
-        job = CaptureJob(self.editor.toPlainText(), device or self.device, filename,
-                         isolated=self.engine_combo.currentData() == "isolated",
-                         memory_limit=int(limit_gb * 2**30) if limit_gb > 0 else -1, run=self.run_settings,
-                         picture_first=True)
-        self.console.reset(filename, self.run_settings.project_folder(filename))
-        self.console_pane.cancel()
-        self.editor.set_error_line(None)
-        self._set_running(True)
-        self.retirer.hold()  # taking old captures apart on this thread would slow the run (capture_retirer)
-        self.runs_started += 1  # the previous capture's autosave gives way (CrashRecovery.autosave_capture)
-        started = self.runs.start(job)
-        if not started:
-            self.retirer.resume()
-        return started
+        """Run the editor's code (Run); False if a run is already going (:meth:`RunCommands.start_run`)."""
+        return self.run_commands.start_run(device=device)
 
     def stop_run(self) -> None:
-        """Interrupt the running code (pure-Python loops stop at once), and threads a program left running."""
-        if not self.runs.is_running:
-            self.stop_program_threads()
-            return
-        interrupted = self.runs.stop()
-        if interrupted is True:
-            self.status.setText(_tr("Stopping… (a running torch operation finishes first)"))
-        elif interrupted is False:
-            self.status.setText(_tr("Stopping… (cancelling the graph drawing)"))
+        """Stop the running code, or the threads a program left running (Stop; :meth:`RunCommands.stop_run`)."""
+        self.run_commands.stop_run()
 
-    def stuck_reason(self, where: str) -> str:
-        """The sentence for a program that keeps running after Stop: where it is, why, and what can be done."""
-        at = _tr(" It is at {where}.").format(where=where) if where else ""
-        return (_tr("The program does not stop.{at} It is either in a call that Python cannot interrupt from outside "
-                    "(a sleep, a read from a terminal or a socket, a lock, a long native op) or it catches every Stop "
-                    "(a bare `except:`). Stop keeps trying. You can wait, or quit gradexplorer (unsaved work is "
-                    "offered for saving first). Programs like this stop at once in the isolated engine (the Engine "
-                    "box: isolated process).").format(at=at))
-
-    def _on_runs_stuck(self, where: str) -> None:
-        why = self.stuck_reason(where)
-        self.console.append_message(why, error=True)
-        self.status.setText(_tr("The program does not stop") + (_tr(" ({where})").format(where=where) if where else ""))
-        if self.ask_quit_stuck(why):
-            self.quit_despite_run()
 
     def ask_quit_stuck(self, why: str) -> bool:
         """Offer to quit the app while a program that does not stop runs (tests replace it); True: quit."""
@@ -549,25 +498,6 @@ class MainWindow(QMainWindow):
         box.exec()
         return box.clickedButton() is quit_button
 
-    def quit_despite_run(self, *, prompt: bool = True) -> bool:
-        """End the app although the program's thread cannot be stopped; False if the user cancels the save prompt.
-
-        Unsaved work is offered for saving, the settings are written and this
-        window's autosave removed (a clean exit); then the process ends with
-        ``os._exit``, since a thread stuck in the user's code can be neither
-        joined nor destroyed (Qt aborts on a running QThread's destruction).
-        """
-        if prompt and not self.files.maybe_save():
-            return False
-        self.recovery.timer.stop()
-        self.retirer.finish_now()
-        self.recovery.slot.remove()  # the work was saved or discarded: nothing to recover
-        self.settings.geometry = self.saveGeometry()
-        self.settings.window_state = self.saveState()
-        self.settings.sync()
-        print("gradexplorer: quitting while the program still runs (it did not stop)", file=sys.stderr, flush=True)
-        self.exit_process(0)
-        return True
 
     def exit_process(self, code: int) -> None:
         """End the process now (tests replace it)."""
@@ -587,105 +517,10 @@ class MainWindow(QMainWindow):
             self.settings.isolated_memory_gb, 0.0, 4096.0, 1)
         return value if ok else None
 
-    def set_memory_limit_with_dialog(self) -> None:
-        value = self.ask_memory_limit()
-        if value is not None:
-            self.settings.isolated_memory_gb = value
-            self.status.setText(_tr("Isolated engine memory limit: ") +
-                                (_tr("{value:g} GiB").format(value=value) if value > 0
-                                 else _tr("half of this machine's memory")))
-
-    def stop_program_threads(self) -> list[str]:
-        """Interrupt the threads earlier programs left running; the names of those that did not stop."""
-        stuck = process_state.interrupt_program_threads(CaptureStopped)
-        if stuck:
-            self.console.append_message(_tr("gradexplorer: these threads of your code did not stop (inside a long "
-                                        "native call?): ") + ", ".join(stuck), error=True)
-        else:
-            self.console.append_message(_tr("gradexplorer: the threads your code left running were stopped"))
-        self._set_running(False)
-        return stuck
-
-    def _set_running(self, running: bool) -> None:
-        self.run_action.setEnabled(not running)
-        # After a run, Stop stays on while threads the program started still run.
-        self.stop_action.setEnabled(running or bool(process_state.program_threads()))
-        self.device_combo.setEnabled(not running)
-        self.engine_combo.setEnabled(not running)
-        self.idle_collector.set_busy(running or self.jobs.busy)
 
     def _on_jobs_busy_changed(self, busy: bool) -> None:
         self.idle_collector.set_busy(busy or self.is_running)
 
-    def _on_runs_ticked(self, seconds: float) -> None:
-        self.status.setText(_tr("Running… {seconds:.1f} s").format(seconds=seconds))
-
-
-    def _on_runs_picture_ready(self, result: CaptureResult) -> None:
-        """A run's first picture: draw it now; the panes say what is still being computed (worker, "Picture first")."""
-        started = time.perf_counter()
-        self.display.show_first_picture(result)
-        self.first_picture_seconds = time.perf_counter() - started
-        self.status.setText(_tr("Drawn in {ms:.0f} ms: {nodes} nodes; explaining…").format(
-            ms=result.seconds * 1000, nodes=result.capture.graph.number_of_nodes()))
-        # The build waits for this: the picture's first paint goes before it (a queued call runs after it).
-        QTimer.singleShot(0, self.runs.picture_shown)
-
-
-    def _on_runs_returned(self, result: CaptureResult) -> None:
-        cap = result.capture
-        if cap.error is not None and (cap.error.kind == "crashed" or cap.error.exc_type == KILLED):
-            # The isolated engine's process died or was killed: nothing to draw. The previous
-            # capture stays on screen; the program's output has been shown as it came.
-            self.console.append_message(cap.error.traceback or cap.error.message, error=True)
-            self.editor.set_error_line(cap.error.program_line)
-            if self.result is not None and not self.result.complete:
-                kept = _tr(" (its first picture is shown; the rest was not computed)")
-            else:
-                kept = _tr(" (the previous capture is still shown)") if self.result is not None else ""
-            said = _tr("Stopped") if cap.error.kind == "stopped" else phrase_text(cap.error.headline_phrase())
-            self.status.setText(said + kept)
-            return
-        self.display.show_result(result)
-        self.recovery.autosave_capture()
-        # A run of unchanged code adds nothing that cannot be made again by
-        # pressing Run: only edited code makes the session dirty (the editor's
-        # modification flag does that).
-        cap = result.capture
-        if result.layout is None:
-            self.status.setText(_tr("Stopped while drawing the graph (the capture itself is complete)"))
-        elif cap.error is None:
-            self.status.setText(_tr("Done in {ms:.0f} ms: {nodes} nodes, {count} backward pass(es)").format(
-                ms=result.seconds * 1000, nodes=cap.graph.number_of_nodes(), count=len(cap.passes)))
-        else:
-            if cap.error.kind == "stopped":
-                self.status.setText(_tr("Stopped at {where}").format(where=place_text(cap.error)) if cap.error.line
-                                    else _tr("Stopped"))
-            else:
-                where = _tr(" at {where}").format(where=place_text(cap.error)) if cap.error.line is not None else ""
-                self.status.setText(_tr("Error{where}: {exc_type}").format(where=where, exc_type=cap.error.exc_type))
-
-    def _on_runs_errored(self, message: str) -> None:
-        self.console.append_message(message, error=True)
-        self.status.setText(_tr("Stopped") if message == "Stopped." else _tr("Error: {message}").format(
-            message=message.splitlines()[0]))
-
-    def _on_runs_finished(self) -> None:
-        self.console_pane.cancel()
-        if self.runs.release_interrupted:
-            self.console.append_message(_tr("gradexplorer: the program's code still ran after it ended (a generator's "
-                                        "`finally` or a `__del__`, run as its objects were freed); Stop ended it."),
-                                        error=True)
-        stopping = (_tr("Stopping… (a running torch operation finishes first)"),
-                    _tr("Stopping… (cancelling the graph drawing)"), _tr("The program does not stop"))
-        if self.runs.stop_requested and self.status.text().startswith(stopping):
-            self.status.setText(_tr("Stopped"))
-        if self.result is not None and not self.result.complete:  # drawn, then the run failed before explaining
-            self.display.show_not_computed()
-        self._set_running(False)
-        self.retirer.resume()
-        self.idle_collector.activity()
-        self.run_finished.emit(self.result)
 
     def about_text(self) -> str:
         """What Help > About says: the versions this window runs with."""
@@ -730,11 +565,11 @@ class MainWindow(QMainWindow):
                 # destroy a running QThread and abort the process, and hiding
                 # to wait for it once left a process that never ended. Say why
                 # and let the user choose: quit now, or keep the window.
-                why = self.stuck_reason(self.runs.blocked_at())
+                why = self.run_commands.stuck_reason(self.runs.blocked_at())
                 self.console.append_message(why, error=True)
                 event.ignore()
                 if self.ask_quit_stuck(why):
-                    self.quit_despite_run(prompt=False)  # the unsaved-work prompt was answered above
+                    self.run_commands.quit_despite_run(prompt=False)  # the unsaved-work prompt was answered above
                 return
         self.shutdown()
         super().closeEvent(event)
@@ -742,7 +577,7 @@ class MainWindow(QMainWindow):
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Stop a running capture and the threads programs left, drop the autosave, save the window layout."""
         if self.runs.is_running:
-            self.stop_run()
+            self.run_commands.stop_run()
             self.runs.wait(timeout_ms)
         if process_state.program_threads():  # a non-daemon one would keep the process from exiting
             process_state.interrupt_program_threads(CaptureStopped)

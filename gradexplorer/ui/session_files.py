@@ -92,7 +92,7 @@ class SessionFiles:
         window.display.clear()
         self.session_path = None
         self.script_path = None
-        window._set_program("<editor>", ScriptRun())
+        window.set_program("<editor>", ScriptRun())
         self.mark_clean()
         self.update_title()
         window.status.setText(_tr("New session"))
@@ -125,7 +125,7 @@ class SessionFiles:
         window.editor.setPlainText(text)
         window.display.clear()
         self.script_path = path
-        window._set_program(str(path.resolve()) if as_script else "<editor>", ScriptRun())
+        window.set_program(str(path.resolve()) if as_script else "<editor>", ScriptRun())
         self.session_path = None
         self.mark_clean()
         self.update_title()
@@ -212,7 +212,7 @@ class SessionFiles:
         if window.editor.toPlainText() != state.code:  # untouched, it keeps its undo history
             window.editor.setPlainText(state.code)
         window.select_device(state.device)
-        window._set_program(state.program_filename, state.run_settings)
+        window.set_program(state.program_filename, state.run_settings)
         if state.result is not None:
             try:
                 window.display.show_result(state.result)
@@ -236,7 +236,7 @@ class SessionFiles:
         window.editor.setPlainText(session.code)
         if session.device:
             window.select_device(session.device)
-        window._set_program(session.filename, ScriptRun(tuple(session.args), session.cwd))
+        window.set_program(session.filename, ScriptRun(tuple(session.args), session.cwd))
         cap = session.capture
         window.console.reset(cap.filename, cap.root)
         if cap.stdout:

@@ -186,7 +186,7 @@ def _run_menu(window, menu) -> None:
     run_menu.addSeparator()
     window.memory_limit_action = run_menu.addAction(_tr("Isolated Engine Memory Limit…"))
     window.memory_limit_action.setStatusTip(_tr("How much memory code run in an isolated process may allocate"))
-    window.memory_limit_action.triggered.connect(window.set_memory_limit_with_dialog)
+    window.memory_limit_action.triggered.connect(lambda _checked=False: window.run_commands.set_memory_limit_with_dialog())
 
 
 def _graph_menu(window, menu) -> None:

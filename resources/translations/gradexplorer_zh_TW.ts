@@ -1461,33 +1461,8 @@ from {folder}
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Stopping… (a running torch operation finishes first)</source>
-      <translation>正在停止…（正在執行的 torch 運算會先完成）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Stopping… (cancelling the graph drawing)</source>
-      <translation>正在停止…（取消繪製圖形）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source> It is at {where}.</source>
-      <translation>它停在 {where}。</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>The program does not stop.{at} It is either in a call that Python cannot interrupt from outside (a sleep, a read from a terminal or a socket, a lock, a long native op) or it catches every Stop (a bare `except:`). Stop keeps trying. You can wait, or quit gradexplorer (unsaved work is offered for saving first). Programs like this stop at once in the isolated engine (the Engine box: isolated process).</source>
-      <translation>程式沒有停止。{at}它可能正在執行 Python 無法從外部中斷的呼叫（sleep、從終端機或 socket 讀取、鎖、長時間的原生運算），或是攔下了每一次「停止」（裸的 `except:`）。「停止」會持續嘗試。你可以等待，或結束 gradexplorer（會先讓你儲存未儲存的工作）。這類程式在獨立引擎中會立即停止（引擎選單：獨立行程）。</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>The program does not stop</source>
       <translation>程式沒有停止</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source> ({where})</source>
-      <translation>（{where}）</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
@@ -1510,91 +1485,6 @@ from {folder}
 0 = half of it). A bigger allocation fails with an out-of-memory error at its line.</source>
       <translation>獨立行程最多可配置的 GiB（這台電腦有 {total:.0f} GiB；
 0 = 其中一半）。超過的配置會在該行以記憶體不足錯誤失敗。</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Isolated engine memory limit: </source>
-      <translation>獨立引擎記憶體上限：</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>{value:g} GiB</source>
-      <translation>{value:g} GiB</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>half of this machine's memory</source>
-      <translation>這台電腦記憶體的一半</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>gradexplorer: these threads of your code did not stop (inside a long native call?): </source>
-      <translation>gradexplorer：你的程式碼中這些執行緒沒有停止（卡在長時間的原生呼叫中？）：</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>gradexplorer: the threads your code left running were stopped</source>
-      <translation>gradexplorer：已停止你的程式碼遺留執行中的執行緒</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Running… {seconds:.1f} s</source>
-      <translation>執行中… {seconds:.1f} 秒</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Drawn in {ms:.0f} ms: {nodes} nodes; explaining…</source>
-      <translation>已在 {ms:.0f} 毫秒內繪出：{nodes} 個節點；正在產生解釋…</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source> (its first picture is shown; the rest was not computed)</source>
-      <translation>（顯示的是它的第一張圖；其餘部分未計算）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source> (the previous capture is still shown)</source>
-      <translation>（仍顯示上一次的擷取結果）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Stopped</source>
-      <translation>已停止</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Stopped while drawing the graph (the capture itself is complete)</source>
-      <translation>在繪製圖形時停止（擷取本身已完成）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Done in {ms:.0f} ms: {nodes} nodes, {count} backward pass(es)</source>
-      <translation>完成，耗時 {ms:.0f} 毫秒：{nodes} 個節點，{count} 次反向傳播</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Stopped at {where}</source>
-      <translation>停在 {where}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source> at {where}</source>
-      <translation>（{where}）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Error{where}: {exc_type}</source>
-      <translation>錯誤{where}：{exc_type}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Error: {message}</source>
-      <translation>錯誤：{message}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>gradexplorer: the program's code still ran after it ended (a generator's `finally` or a `__del__`, run as its objects were freed); Stop ended it.</source>
-      <translation>gradexplorer：程式結束後仍有程式碼在執行（產生器的 `finally` 或 `__del__`，在其物件被釋放時執行）；已由「停止」結束。</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
@@ -1949,6 +1839,124 @@ Shows what PyTorch autograd really does with your code.
       <location filename="../../gradexplorer/ui/replay.py" />
       <source>Nothing ran in this pass: no node to replay</source>
       <translation>這次反向傳播沒有執行任何節點：沒有可重播的節點</translation>
+    </message>
+  </context>
+  <context>
+    <name>run_commands</name>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Stopping… (a running torch operation finishes first)</source>
+      <translation>正在停止…（正在執行的 torch 運算會先完成）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Stopping… (cancelling the graph drawing)</source>
+      <translation>正在停止…（取消繪製圖形）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source> It is at {where}.</source>
+      <translation>它停在 {where}。</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>The program does not stop.{at} It is either in a call that Python cannot interrupt from outside (a sleep, a read from a terminal or a socket, a lock, a long native op) or it catches every Stop (a bare `except:`). Stop keeps trying. You can wait, or quit gradexplorer (unsaved work is offered for saving first). Programs like this stop at once in the isolated engine (the Engine box: isolated process).</source>
+      <translation>程式沒有停止。{at}它可能正在執行 Python 無法從外部中斷的呼叫（sleep、從終端機或 socket 讀取、鎖、長時間的原生運算），或是攔下了每一次「停止」（裸的 `except:`）。「停止」會持續嘗試。你可以等待，或結束 gradexplorer（會先讓你儲存未儲存的工作）。這類程式在獨立引擎中會立即停止（引擎選單：獨立行程）。</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>The program does not stop</source>
+      <translation>程式沒有停止</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source> ({where})</source>
+      <translation>（{where}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Isolated engine memory limit: </source>
+      <translation>獨立引擎記憶體上限：</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>{value:g} GiB</source>
+      <translation>{value:g} GiB</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>half of this machine's memory</source>
+      <translation>這台電腦記憶體的一半</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>gradexplorer: these threads of your code did not stop (inside a long native call?): </source>
+      <translation>gradexplorer：你的程式碼中這些執行緒沒有停止（卡在長時間的原生呼叫中？）：</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>gradexplorer: the threads your code left running were stopped</source>
+      <translation>gradexplorer：已停止你的程式碼遺留執行中的執行緒</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Running… {seconds:.1f} s</source>
+      <translation>執行中… {seconds:.1f} 秒</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Drawn in {ms:.0f} ms: {nodes} nodes; explaining…</source>
+      <translation>已在 {ms:.0f} 毫秒內繪出：{nodes} 個節點；正在產生解釋…</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source> (its first picture is shown; the rest was not computed)</source>
+      <translation>（顯示的是它的第一張圖；其餘部分未計算）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source> (the previous capture is still shown)</source>
+      <translation>（仍顯示上一次的擷取結果）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Stopped</source>
+      <translation>已停止</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Stopped while drawing the graph (the capture itself is complete)</source>
+      <translation>在繪製圖形時停止（擷取本身已完成）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Done in {ms:.0f} ms: {nodes} nodes, {count} backward pass(es)</source>
+      <translation>完成，耗時 {ms:.0f} 毫秒：{nodes} 個節點，{count} 次反向傳播</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Stopped at {where}</source>
+      <translation>停在 {where}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source> at {where}</source>
+      <translation>（{where}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Error{where}: {exc_type}</source>
+      <translation>錯誤{where}：{exc_type}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Error: {message}</source>
+      <translation>錯誤：{message}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>gradexplorer: the program's code still ran after it ended (a generator's `finally` or a `__del__`, run as its objects were freed); Stop ended it.</source>
+      <translation>gradexplorer：程式結束後仍有程式碼在執行（產生器的 `finally` 或 `__del__`，在其物件被釋放時執行）；已由「停止」結束。</translation>
     </message>
   </context>
   <context>

@@ -152,7 +152,7 @@ def test_expanding_keeps_the_rest_in_place_and_a_stopped_drawing_is_reported(qtb
     window.picture.expand_group("model.2")
     after = window.result.layout.positions
     assert above and all(after[n] == p for n, p in above.items())
-    window._on_runs_returned(CaptureResult(result.capture, None, 0.0, None, "Drawing the graph was stopped"))
+    window.run_commands.on_returned(CaptureResult(result.capture, None, 0.0, None, "Drawing the graph was stopped"))
     assert "Drawing the graph was stopped" in window.console.toPlainText()
     assert window.status.text().startswith("Stopped while drawing")
     assert window.graph_view.items_by_id == {}
