@@ -135,7 +135,7 @@ def measure_once(window, size: int, folder: Path, collections: CollectionLog) ->
     out["size"] = path.stat().st_size
     timed("open", lambda: window.files.open_path(path, prompt=False))
     export_path = folder / "bench.dot"
-    timed("export", lambda: window.export("dot", export_path))
+    timed("export", lambda: window.files.export("dot", export_path))
     timed("find", lambda: window.picture.find("linear"))
     timed("filter", lambda: window.picture.apply_filter("requires_grad"))
     box = next((d for d in window.result.display.nodes if d.startswith(GROUP_PREFIX)), None)

@@ -194,7 +194,7 @@ MUTANTS = (
            'return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")',
            'return "nan" if math.isnan(value) else "inf"',
            ("tests/core/test_session_values.py",)),
-    Mutant("an export named without an extension stays without one", "gradexplorer/ui/main_window.py",
+    Mutant("an export named without an extension stays without one", "gradexplorer/ui/session_files.py",
            "        if not path.suffix:\n            path = path.with_name(path.name + EXPORT_SUFFIXES[kind])\n", "",
            ("tests/ui/test_sessions.py::test_an_export_named_without_an_extension_gets_the_kinds",)),
     Mutant("an expanded box's content matched by name prefix", "gradexplorer/core/view/model.py",
@@ -571,7 +571,7 @@ MUTANTS = (
            "    args.script_args = script_args\n", "    args.script_args = []\n",
            ("tests/core/test_project_corpus.py::test_capture_from_another_folder_names_modules_and_files",)),
     Mutant("the app ignores a script's arguments on its command line", "gradexplorer/ui/app.py",
-           "            window.set_run_arguments(script_args)\n", "            pass\n",
+           "            window.run_commands.set_run_arguments(script_args)\n", "            pass\n",
            ("tests/ui/test_projects.py::test_gradexplorer_script_with_arguments_opens_the_app_with_them",)),
     # -- issue 27: cues that render, the chart, passes counted from 1, typing, menus and keys --
     Mutant("reason colours are Qt.GlobalColor (painted black)", "gradexplorer/ui/tensors_pane.py",

@@ -81,7 +81,7 @@ def project_pictures(window, app, folder: Path) -> None:
     shutil.copytree(Path(__file__).resolve().parent.parent / "tests" / "projects" / "package_relative", project,
                     ignore=shutil.ignore_patterns("__pycache__", "flat.py"))
     window.files.open_path(project / "train.py")
-    window.set_run_arguments(["--steps", "2"])
+    window.run_commands.set_run_arguments(["--steps", "2"])
     _press_run(window)
     cap = window.result.capture
     node = next(n for n, a in cap.graph.nodes(data=True) if a["source"] is not None

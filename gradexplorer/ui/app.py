@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         if not window.files.open_path(Path(files[0]), prompt=False):
             print(f"gradexplorer: {window.status.text()}", file=sys.stderr)
         elif script_args:
-            window.set_run_arguments(script_args)
+            window.run_commands.set_run_arguments(script_args)
             window.setWindowModified(False)  # given on the command line: nothing to save yet
     else:
         window.recovery.check_recovery()

@@ -114,7 +114,8 @@ class ComparisonController(QObject):
         path = Path(path)
         window.status.setText(_tr("Comparing with {name}…").format(name=path.name))
         try:
-            prepared = window.picture.view_job("compare", lambda: prepare_comparison(path, result.capture, result.pass_index))
+            prepared = window.picture.view_job(
+                "compare", lambda: prepare_comparison(path, result.capture, result.pass_index))
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays as it is
             why = error_text(exc) if isinstance(exc, (DocumentError, OSError)) else f"{type(exc).__name__}: {exc}"
             window.console.append_message(_tr("Cannot compare with {name}: {why}").format(
@@ -156,8 +157,8 @@ class ComparisonController(QObject):
         """The comparison's picture of another pass (the pass picker while comparing); False if it was not made."""
         current, window = self.current, self.window
         cap = window.result.capture
-        picture = window.picture.view_job("compare", lambda: comparison_picture(current.diff, current.capture_a, cap,
-                                                                          pass_index))
+        picture = window.picture.view_job(
+            "compare", lambda: comparison_picture(current.diff, current.capture_a, cap, pass_index))
         if picture is None or self.current is not current:
             return False
         self._show_picture(pass_index, picture)

@@ -11,7 +11,6 @@ data back on the GUI thread, where only this window touches widgets.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shlex
 import sys
@@ -33,9 +32,7 @@ from PySide6.QtWidgets import (
 
 from ..core.capture import process_state
 from ..core.capture.devices import resolve_device
-from ..core.capture.script import ScriptRun, is_file_name, read_script
-from ..core.io import export
-from ..core.io.files import write_atomic
+from ..core.capture.script import ScriptRun, read_script
 from ..core.io.session import SESSION_SUFFIX
 from ..core.isolated.engine import default_memory_limit
 from ..core.records.errors import CaptureStopped, DeviceUnavailableError
@@ -76,9 +73,6 @@ _WELCOME_HEADER = N_("""# Welcome to gradexplorer.
 """)
 
 
-#: The extension each export kind gets when the chosen name has none.
-EXPORT_SUFFIXES = {"script": ".py", "dot": ".dot", "graphml": ".graphml", "json": ".json", "png": ".png",
-                   "svg": ".svg"}
 
 
 class MainWindow(QMainWindow):
@@ -158,7 +152,7 @@ class MainWindow(QMainWindow):
             self.restoreState(self.settings.window_state)
         self.select_device(self.settings.last_device)
         self.run_commands.set_running(False)
-        self._show_run_settings()
+        self.run_commands.show_run_settings()
 
     def _lay_out_panes(self) -> None:
         """The editor and console on the left, the graph in the middle, the inspector and the bottom tabs docked."""
@@ -309,62 +303,6 @@ class MainWindow(QMainWindow):
                                           1, False)
         return float(choice[0]) if ok else None
 
-    def export(self, kind: str, path: Path, *, scale: float = 2.0) -> bool:
-        """Write the script, the graph (DOT, GraphML, JSON) or the whole drawing (PNG, SVG) to ``path``.
-
-        The drawing is every box and node of the graph as it is drawn now
-        (folded boxes, filter and colouring included, the selection left out)
-        with the legend under it; a PNG has ``scale`` pixels per unit, reduced
-        so that no side exceeds 16,000 pixels (the status bar says so).
-
-        A name without an extension gets the kind's (``graph`` -> ``graph.png``): file dialogs on some
-        platforms return the name as typed, and a PNG without ``.png`` was written as nothing.
-        """
-        path = Path(path)
-        if not path.suffix:
-            path = path.with_name(path.name + EXPORT_SUFFIXES[kind])
-        try:
-            if kind == "script":
-                write_atomic(path, self.editor.toPlainText())
-            elif self.result is None:
-                self.status.setText(_tr("Nothing to export yet: run the code first"))
-                return False
-            elif kind in ("dot", "graphml", "json"):
-                writer = {"dot": export.write_dot, "graphml": export.write_graphml, "json": export.write_node_link}[kind]
-                cap = self.result.capture
-                self.status.setText(_tr("Exporting {name}…").format(name=path.name))
-                self.jobs.run_and_wait(f"export-{kind}", lambda: writer(cap, path))
-            elif kind == "png":
-                used = self.graph_view.export_scale(scale)
-                if not self.graph_view.save_png(path, scale):
-                    raise OSError(_tr("could not write {path}").format(path=path))
-                if used < scale:
-                    width, height = self.graph_view.export_size(used)
-                    self.status.setText(_tr("Exported {name} at {used:.2f}× ({width}×{height} px, the most a PNG gets "
-                                            "here; SVG keeps every detail)").format(
-                        name=path.name, used=used, width=width, height=height))
-                    return True
-            elif kind == "svg":
-                self.graph_view.save_svg(path)
-        except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays
-            why = getattr(exc, "strerror", None) or (str(exc) if isinstance(exc, OSError)
-                                                     else f"{type(exc).__name__}: {exc}")
-            self.console.append_message(_tr("Cannot export {name}: {why}").format(name=path.name, why=why), error=True)
-            return False
-        self.status.setText(_tr("Exported {name}").format(name=path.name))
-        return True
-
-    def export_with_dialog(self, kind: str) -> None:
-        """Ask where to export ``kind`` and write it."""
-        path = self.ask_export_path(kind)
-        if not path:
-            return
-        scale = 2.0
-        if kind == "png":
-            scale = self.ask_export_scale()
-            if scale is None:
-                return
-        self.export(kind, Path(path), scale=scale)
 
     # -- autosave and recovery -----------------------------------------------------------
 
@@ -380,44 +318,7 @@ class MainWindow(QMainWindow):
 
 
     # -- how the program runs: arguments, working folder ---------------------------------
-    def set_program(self, filename: str, run: ScriptRun) -> None:
-        """The program's filename and run settings (from a script, a session, or none)."""
-        self.program_filename = filename or "<editor>"
-        self.run_settings = run
-        self._show_run_settings()
-        self.files.update_title()
 
-    def _show_run_settings(self) -> None:
-        """The status bar's note of how Run starts the program: ``python train.py --steps 2 (in proj/)``."""
-        filename = self.program_filename
-        if not is_file_name(filename) and not self.run_settings.args and not self.run_settings.cwd:
-            self.run_settings_label.setText("")
-            self.run_settings_label.setToolTip("")
-            return
-        name = Path(filename).name if is_file_name(filename) else "<editor>"
-        args = " ".join(shlex.quote(a) for a in self.run_settings.args)
-        folder = self.run_settings.working_folder(filename)
-        self.run_settings_label.setText(_tr("python {command}  (in {folder})").format(
-            command=f"{name} {args}" if args else name, folder=Path(folder).name or folder))
-        self.run_settings_label.setToolTip(_tr("Run starts the program as python {filename} {args}\nfrom {folder}\n"
-                                               "(Run > Arguments… and Run > Working Folder… change it)").format(
-            filename=filename, args=args, folder=folder))
-
-    def set_run_arguments(self, args) -> None:
-        """The arguments the next Run gives the program (``sys.argv[1:]``); part of the session."""
-        args = tuple(str(a) for a in args)
-        if args != tuple(self.run_settings.args):
-            self.run_settings = dataclasses.replace(self.run_settings, args=args)
-            self.setWindowModified(True)
-        self._show_run_settings()
-
-    def set_working_folder(self, folder: str | None) -> None:
-        """The folder the next Run starts the program in (None: the script's own); part of the session."""
-        folder = str(Path(folder).resolve()) if folder else None
-        if folder != self.run_settings.cwd:
-            self.run_settings = dataclasses.replace(self.run_settings, cwd=folder)
-            self.setWindowModified(True)
-        self._show_run_settings()
 
     def ask_run_arguments(self) -> str | None:
         """The arguments dialog (a method, so tests can replace it); None when cancelled."""
@@ -428,18 +329,6 @@ class MainWindow(QMainWindow):
             text=" ".join(shlex.quote(a) for a in self.run_settings.args))
         return text if ok else None
 
-    def set_run_arguments_with_dialog(self) -> None:
-        text = self.ask_run_arguments()
-        if text is None:
-            return
-        try:
-            args = shlex.split(text)
-        except ValueError as exc:  # an unclosed quote: say so, keep the old arguments
-            self.console.append_message(_tr("Arguments not changed: {exc} in {text!r}").format(
-                exc=exc, text=text), error=True)
-            return
-        self.set_run_arguments(args)
-        self.status.setText(_tr("Arguments: ") + (" ".join(shlex.quote(a) for a in args) or _tr("none")))
 
     def ask_working_folder(self) -> str | None:
         """The working-folder dialog (a method, so tests can replace it); None when cancelled."""
@@ -447,11 +336,6 @@ class MainWindow(QMainWindow):
                                                   self.run_settings.working_folder(self.program_filename))
         return folder or None
 
-    def set_working_folder_with_dialog(self) -> None:
-        folder = self.ask_working_folder()
-        if folder is not None:
-            self.set_working_folder(folder)
-            self.status.setText(_tr("The program runs in {folder}").format(folder=folder))
 
     # -- the user's source: the program, and the project's other files ------------------------
     def show_source(self, file: str, line: int) -> None:

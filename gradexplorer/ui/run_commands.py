@@ -13,12 +13,16 @@ handled here too; the dialogs that ask the user stay the window's.
 
 from __future__ import annotations
 
+import dataclasses
+import shlex
 import sys
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QTimer
 
 from ..core.capture import process_state
+from ..core.capture.script import ScriptRun, is_file_name
 from ..core.isolated.engine import KILLED
 from ..core.records.errors import CaptureStopped
 from ..core.view.picture import CaptureResult
@@ -231,3 +235,67 @@ class RunCommands:
         window.retirer.resume()
         window.idle_collector.activity()
         window.run_finished.emit(window.result)
+
+    def set_program(self, filename: str, run: ScriptRun) -> None:
+        """The program's filename and run settings (from a script, a session, or none)."""
+        window = self.window
+        window.program_filename = filename or "<editor>"
+        window.run_settings = run
+        self.show_run_settings()
+        window.files.update_title()
+
+    def show_run_settings(self) -> None:
+        """The status bar's note of how Run starts the program: ``python train.py --steps 2 (in proj/)``."""
+        window = self.window
+        filename = window.program_filename
+        if not is_file_name(filename) and not window.run_settings.args and not window.run_settings.cwd:
+            window.run_settings_label.setText("")
+            window.run_settings_label.setToolTip("")
+            return
+        name = Path(filename).name if is_file_name(filename) else "<editor>"
+        args = " ".join(shlex.quote(a) for a in window.run_settings.args)
+        folder = window.run_settings.working_folder(filename)
+        window.run_settings_label.setText(_tr("python {command}  (in {folder})").format(
+            command=f"{name} {args}" if args else name, folder=Path(folder).name or folder))
+        window.run_settings_label.setToolTip(_tr("Run starts the program as python {filename} {args}\nfrom {folder}\n"
+                                                 "(Run > Arguments… and Run > Working Folder… change it)").format(
+            filename=filename, args=args, folder=folder))
+
+    def set_run_arguments(self, args) -> None:
+        """The arguments the next Run gives the program (``sys.argv[1:]``); part of the session."""
+        window = self.window
+        args = tuple(str(a) for a in args)
+        if args != tuple(window.run_settings.args):
+            window.run_settings = dataclasses.replace(window.run_settings, args=args)
+            window.setWindowModified(True)
+        self.show_run_settings()
+
+    def set_working_folder(self, folder: str | None) -> None:
+        """The folder the next Run starts the program in (None: the script's own); part of the session."""
+        window = self.window
+        folder = str(Path(folder).resolve()) if folder else None
+        if folder != window.run_settings.cwd:
+            window.run_settings = dataclasses.replace(window.run_settings, cwd=folder)
+            window.setWindowModified(True)
+        self.show_run_settings()
+
+    def set_run_arguments_with_dialog(self) -> None:
+        window = self.window
+        text = window.ask_run_arguments()
+        if text is None:
+            return
+        try:
+            args = shlex.split(text)
+        except ValueError as exc:  # an unclosed quote: say so, keep the old arguments
+            window.console.append_message(_tr("Arguments not changed: {exc} in {text!r}").format(
+                exc=exc, text=text), error=True)
+            return
+        self.set_run_arguments(args)
+        window.status.setText(_tr("Arguments: ") + (" ".join(shlex.quote(a) for a in args) or _tr("none")))
+
+    def set_working_folder_with_dialog(self) -> None:
+        window = self.window
+        folder = window.ask_working_folder()
+        if folder is not None:
+            self.set_working_folder(folder)
+            window.status.setText(_tr("The program runs in {folder}").format(folder=folder))

@@ -1,4 +1,4 @@
-"""Sessions and scripts in and out of the window: New, Open, Save, Save As, recent files, the title.
+"""Sessions and scripts in and out of the window: New, Open, Save, Save As, Export, recent files, the title.
 
 :class:`SessionFiles` owns which file the window's work belongs to (the
 session's path, or the script's) and carries out the File menu's commands
@@ -20,7 +20,8 @@ from ..core.analysis.passes import default_pass
 from ..core.capture.run import versions
 from ..core.capture.script import ScriptRun, is_file_name, read_script
 from ..core.collector import freeze_survivors
-from ..core.io.files import not_a_regular_file
+from ..core.io import export
+from ..core.io.files import not_a_regular_file, write_atomic
 from ..core.io.session import SESSION_SUFFIX, Session, ViewState, load_session, save_session
 from ..core.records.capture import Capture
 from ..core.records.errors import DocumentError
@@ -28,9 +29,13 @@ from ..core.records.nodes import CaptureGraph
 from ..core.view.picture import CaptureResult, flow_of, pass_view
 from .language import error_text, phrase_text, translator_for
 
-__all__ = ["SessionFiles", "prepare_session"]
+__all__ = ["EXPORT_SUFFIXES", "SessionFiles", "prepare_session"]
 
 _tr = translator_for(__name__)
+
+#: The extension each export kind gets when the chosen name has none.
+EXPORT_SUFFIXES = {"script": ".py", "dot": ".dot", "graphml": ".graphml", "json": ".json", "png": ".png",
+                   "svg": ".svg"}
 
 
 class SessionFiles:
@@ -92,7 +97,7 @@ class SessionFiles:
         window.display.clear()
         self.session_path = None
         self.script_path = None
-        window.set_program("<editor>", ScriptRun())
+        window.run_commands.set_program("<editor>", ScriptRun())
         self.mark_clean()
         self.update_title()
         window.status.setText(_tr("New session"))
@@ -125,7 +130,7 @@ class SessionFiles:
         window.editor.setPlainText(text)
         window.display.clear()
         self.script_path = path
-        window.set_program(str(path.resolve()) if as_script else "<editor>", ScriptRun())
+        window.run_commands.set_program(str(path.resolve()) if as_script else "<editor>", ScriptRun())
         self.session_path = None
         self.mark_clean()
         self.update_title()
@@ -212,7 +217,7 @@ class SessionFiles:
         if window.editor.toPlainText() != state.code:  # untouched, it keeps its undo history
             window.editor.setPlainText(state.code)
         window.select_device(state.device)
-        window.set_program(state.program_filename, state.run_settings)
+        window.run_commands.set_program(state.program_filename, state.run_settings)
         if state.result is not None:
             try:
                 window.display.show_result(state.result)
@@ -236,7 +241,7 @@ class SessionFiles:
         window.editor.setPlainText(session.code)
         if session.device:
             window.select_device(session.device)
-        window.set_program(session.filename, ScriptRun(tuple(session.args), session.cwd))
+        window.run_commands.set_program(session.filename, ScriptRun(tuple(session.args), session.cwd))
         cap = session.capture
         window.console.reset(cap.filename, cap.root)
         if cap.stdout:
@@ -322,6 +327,67 @@ class SessionFiles:
         path = self.window.ask_open_path()
         if path:
             self.open_path(Path(path))
+
+    def export(self, kind: str, path: Path, *, scale: float = 2.0) -> bool:
+        """Write the script, the graph (DOT, GraphML, JSON) or the whole drawing (PNG, SVG) to ``path``.
+
+        The drawing is every box and node of the graph as it is drawn now
+        (folded boxes, filter and colouring included, the selection left out)
+        with the legend under it; a PNG has ``scale`` pixels per unit, reduced
+        so that no side exceeds 16,000 pixels (the status bar says so).
+
+        A name without an extension gets the kind's (``graph`` -> ``graph.png``): file dialogs on some
+        platforms return the name as typed, and a PNG without ``.png`` was written as nothing.
+        """
+        window = self.window
+        path = Path(path)
+        if not path.suffix:
+            path = path.with_name(path.name + EXPORT_SUFFIXES[kind])
+        try:
+            if kind == "script":
+                write_atomic(path, window.editor.toPlainText())
+            elif window.result is None:
+                window.status.setText(_tr("Nothing to export yet: run the code first"))
+                return False
+            elif kind in ("dot", "graphml", "json"):
+                writer = {"dot": export.write_dot, "graphml": export.write_graphml,
+                          "json": export.write_node_link}[kind]
+                cap = window.result.capture
+                window.status.setText(_tr("Exporting {name}…").format(name=path.name))
+                window.jobs.run_and_wait(f"export-{kind}", lambda: writer(cap, path))
+            elif kind == "png":
+                used = window.graph_view.export_scale(scale)
+                if not window.graph_view.save_png(path, scale):
+                    raise OSError(_tr("could not write {path}").format(path=path))
+                if used < scale:
+                    width, height = window.graph_view.export_size(used)
+                    window.status.setText(_tr("Exported {name} at {used:.2f}× ({width}×{height} px, the most a PNG "
+                                              "gets here; SVG keeps every detail)").format(
+                        name=path.name, used=used, width=width, height=height))
+                    return True
+            elif kind == "svg":
+                window.graph_view.save_svg(path)
+        except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays
+            why = getattr(exc, "strerror", None) or (str(exc) if isinstance(exc, OSError)
+                                                     else f"{type(exc).__name__}: {exc}")
+            window.console.append_message(_tr("Cannot export {name}: {why}").format(name=path.name, why=why),
+                                          error=True)
+            return False
+        window.status.setText(_tr("Exported {name}").format(name=path.name))
+        return True
+
+    def export_with_dialog(self, kind: str) -> None:
+        """Ask where to export ``kind`` and write it."""
+        window = self.window
+        path = window.ask_export_path(kind)
+        if not path:
+            return
+        scale = 2.0
+        if kind == "png":
+            scale = window.ask_export_scale()
+            if scale is None:
+                return
+        self.export(kind, Path(path), scale=scale)
 
 
 @dataclasses.dataclass(frozen=True)

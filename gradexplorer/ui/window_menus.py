@@ -114,7 +114,7 @@ def _make_actions(window) -> None:
     window.export_actions = {}
     for kind, text in EXPORTS:
         action = QAction(_tr(text), window)
-        action.triggered.connect(lambda _checked=False, k=kind: window.export_with_dialog(k))
+        action.triggered.connect(lambda _checked=False, k=kind: window.files.export_with_dialog(k))
         window.export_actions[kind] = action
 
 
@@ -176,17 +176,19 @@ def _run_menu(window, menu) -> None:
     run_menu.addSeparator()
     window.arguments_action = run_menu.addAction(_tr("Arguments…"))
     window.arguments_action.setStatusTip(_tr("The command-line arguments the program runs with (sys.argv[1:])"))
-    window.arguments_action.triggered.connect(window.set_run_arguments_with_dialog)
+    window.arguments_action.triggered.connect(lambda _checked=False: window.run_commands.set_run_arguments_with_dialog())
     window.working_folder_action = run_menu.addAction(_tr("Working Folder…"))
     window.working_folder_action.setStatusTip(_tr("The folder the program runs in (default: the script's own)"))
-    window.working_folder_action.triggered.connect(window.set_working_folder_with_dialog)
+    window.working_folder_action.triggered.connect(
+        lambda _checked=False: window.run_commands.set_working_folder_with_dialog())
     window.script_folder_action = run_menu.addAction(_tr("Run in the Script's Folder"))
     window.script_folder_action.setStatusTip(_tr("Run the program in its own folder again, as python SCRIPT from there"))
-    window.script_folder_action.triggered.connect(lambda _checked=False: window.set_working_folder(None))
+    window.script_folder_action.triggered.connect(lambda _checked=False: window.run_commands.set_working_folder(None))
     run_menu.addSeparator()
     window.memory_limit_action = run_menu.addAction(_tr("Isolated Engine Memory Limit…"))
     window.memory_limit_action.setStatusTip(_tr("How much memory code run in an isolated process may allocate"))
-    window.memory_limit_action.triggered.connect(lambda _checked=False: window.run_commands.set_memory_limit_with_dialog())
+    window.memory_limit_action.triggered.connect(
+        lambda _checked=False: window.run_commands.set_memory_limit_with_dialog())
 
 
 def _graph_menu(window, menu) -> None:

@@ -1353,36 +1353,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Nothing to export yet: run the code first</source>
-      <translation>還沒有可匯出的內容：請先執行程式碼</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Exporting {name}…</source>
-      <translation>正在匯出 {name}…</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>could not write {path}</source>
-      <translation>無法寫入 {path}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Exported {name} at {used:.2f}× ({width}×{height} px, the most a PNG gets here; SVG keeps every detail)</source>
-      <translation>已以 {used:.2f}× 匯出 {name}（{width}×{height} 像素，這是 PNG 在此的上限；SVG 會保留所有細節）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Cannot export {name}: {why}</source>
-      <translation>無法匯出 {name}：{why}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Exported {name}</source>
-      <translation>已匯出 {name}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>Restore unsaved work?</source>
       <translation>要還原未儲存的工作嗎？</translation>
     </message>
@@ -1402,20 +1372,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>python {command}  (in {folder})</source>
-      <translation>python {command}  （於 {folder}）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Run starts the program as python {filename} {args}
-from {folder}
-(Run &gt; Arguments… and Run &gt; Working Folder… change it)</source>
-      <translation>「執行」會以 python {filename} {args}
-在 {folder} 啟動程式
-（可用「執行 &gt; 引數…」與「執行 &gt; 工作資料夾…」更改）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>Arguments</source>
       <translation>引數</translation>
     </message>
@@ -1426,28 +1382,8 @@ from {folder}
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Arguments not changed: {exc} in {text!r}</source>
-      <translation>引數未變更：{text!r} 中有 {exc}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>Arguments: </source>
-      <translation>引數：</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>none</source>
-      <translation>無</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
       <source>Working folder</source>
       <translation>工作資料夾</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/main_window.py" />
-      <source>The program runs in {folder}</source>
-      <translation>程式在 {folder} 中執行</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/ui/main_window.py" />
@@ -1958,6 +1894,40 @@ Shows what PyTorch autograd really does with your code.
       <source>gradexplorer: the program's code still ran after it ended (a generator's `finally` or a `__del__`, run as its objects were freed); Stop ended it.</source>
       <translation>gradexplorer：程式結束後仍有程式碼在執行（產生器的 `finally` 或 `__del__`，在其物件被釋放時執行）；已由「停止」結束。</translation>
     </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>python {command}  (in {folder})</source>
+      <translation>python {command}  （於 {folder}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Run starts the program as python {filename} {args}
+from {folder}
+(Run &gt; Arguments… and Run &gt; Working Folder… change it)</source>
+      <translation>「執行」會以 python {filename} {args}
+在 {folder} 啟動程式
+（可用「執行 &gt; 引數…」與「執行 &gt; 工作資料夾…」更改）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Arguments not changed: {exc} in {text!r}</source>
+      <translation>引數未變更：{text!r} 中有 {exc}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>Arguments: </source>
+      <translation>引數：</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>none</source>
+      <translation>無</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/run_commands.py" />
+      <source>The program runs in {folder}</source>
+      <translation>程式在 {folder} 中執行</translation>
+    </message>
   </context>
   <context>
     <name>session_files</name>
@@ -2050,6 +2020,36 @@ Shows what PyTorch autograd really does with your code.
       <location filename="../../gradexplorer/ui/session_files.py" />
       <source>(none)</source>
       <translation>（無）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Nothing to export yet: run the code first</source>
+      <translation>還沒有可匯出的內容：請先執行程式碼</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Exporting {name}…</source>
+      <translation>正在匯出 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>could not write {path}</source>
+      <translation>無法寫入 {path}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Exported {name} at {used:.2f}× ({width}×{height} px, the most a PNG gets here; SVG keeps every detail)</source>
+      <translation>已以 {used:.2f}× 匯出 {name}（{width}×{height} 像素，這是 PNG 在此的上限；SVG 會保留所有細節）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Cannot export {name}: {why}</source>
+      <translation>無法匯出 {name}：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/session_files.py" />
+      <source>Exported {name}</source>
+      <translation>已匯出 {name}</translation>
     </message>
   </context>
   <context>

@@ -160,14 +160,14 @@ def test_exported_svg_holds_every_node_and_the_legend(qtbot, window, tmp_path):
     window.picture.expand_group("model.stage2")  # some boxes, some opened
     view = window.graph_view
     view.zoom_by(4.0)  # what is on screen is a small part of the drawing
-    assert window.export("svg", tmp_path / "resnet")
+    assert window.files.export("svg", tmp_path / "resnet")
     texts = _svg_texts(tmp_path / "resnet.svg")
     labels = [item.op for item in view.items_by_id.values()]
     for label in labels:  # every box and node, not only the visible part
         assert label in texts, label
     for line in legend_texts(view.colour_mode):
         assert line in texts, line
-    assert window.export("png", tmp_path / "resnet", scale=1.0)
+    assert window.files.export("png", tmp_path / "resnet", scale=1.0)
     image = QImage(str(tmp_path / "resnet.png"))
     width, height = view.export_size(1.0)
     assert (image.width(), image.height()) == (width, height)
@@ -293,7 +293,7 @@ def test_values_on_the_graph_show_each_nodes_value_and_gradient_norm(qtbot, wind
     assert leaf_a.show_value and node_d.show_value
     assert leaf_a.caption() == f"{a.item():.4g} · ‖g‖ {a.grad.abs().item():.4g}"  # 1.1 · ‖g‖ 1.56
     assert node_d.caption() == f"{d.item():.4g} · ‖g‖ {d.grad.abs().item():.4g}"  # 1.32 · ‖g‖ 1.3
-    assert window.export("svg", tmp_path / "values")  # captions go into the export too
+    assert window.files.export("svg", tmp_path / "values")  # captions go into the export too
     assert leaf_a.caption() in _svg_texts(tmp_path / "values.svg")
     window.values_action.trigger()
     assert not leaf_a.show_value

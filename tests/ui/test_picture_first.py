@@ -72,8 +72,8 @@ def _open_mlp_project(window, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     assert window.files.open_path(folder / "train.py")
-    window.set_run_arguments(["--steps", "1"])
-    window.set_working_folder(str(elsewhere))
+    window.run_commands.set_run_arguments(["--steps", "1"])
+    window.run_commands.set_working_folder(str(elsewhere))
     return elsewhere
 
 

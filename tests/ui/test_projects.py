@@ -83,7 +83,7 @@ def test_open_a_script_set_arguments_run_and_follow_a_node_into_its_module(qtbot
 def test_names_held_in_functions_say_where(qtbot, window, tmp_path):
     folder = _project(tmp_path, "mlp_argparse")
     window.files.open_path(folder / "train.py")
-    window.set_run_arguments(["--steps", "1"])
+    window.run_commands.set_run_arguments(["--steps", "1"])
     cap = run_and_wait(qtbot, window).capture
     _click_node(qtbot, window, cap.node_named("loss"))
     assert window.inspector.names.text() == "loss in main()"
@@ -97,7 +97,7 @@ def test_names_held_in_functions_say_where(qtbot, window, tmp_path):
 def test_a_traceback_line_in_a_project_file_opens_it(qtbot, window, tmp_path):
     folder = _project(tmp_path, "raises_in_model")
     window.files.open_path(folder / "train.py")
-    window.set_run_arguments(["4", "5"])
+    window.run_commands.set_run_arguments(["4", "5"])
     cap = run_and_wait(qtbot, window).capture
     assert cap.error is not None and (cap.error.file, cap.error.line) == ("model.py", 14)
     assert window.status.text() == "Error at line 14 of model.py: RuntimeError"
@@ -129,7 +129,7 @@ def test_arguments_and_folder_are_saved_in_the_session_and_files_reopen_without_
     other = tmp_path / "elsewhere"
     other.mkdir()
     window.files.open_path(folder / "train.py")
-    window.set_run_arguments(["--steps", "1"])
+    window.run_commands.set_run_arguments(["--steps", "1"])
     window.ask_working_folder = lambda: str(other)
     window.working_folder_action.trigger()
     cap = run_and_wait(qtbot, window).capture
