@@ -151,7 +151,7 @@ def measure(app, cap, use_dot: bool) -> dict:
     expand_s = None
     if group is not None:
         t = time.perf_counter()
-        new_display = expand_display(graph, display, group.path)  # what MainWindow.expand_group does
+        new_display = expand_display(graph, display, group.path)  # what PictureActions.expand_group does
         new_layout = expanded_layout(graph, display, layout, new_display, group.node_id)
         view.show_graph(graph, new_layout, passes_ran=True, display=new_display)
         app.processEvents()

@@ -97,7 +97,7 @@ EXAMPLE_TITLES = {
     "12_lstm_unrolled": N_("12 An LSTM unrolled by hand"),
 }
 
-#: File > Export entries: the kind :meth:`MainWindow.export` takes, and the menu text.
+#: File > Export entries: the kind :meth:`SessionFiles.export` takes, and the menu text.
 EXPORTS = (("script", N_("Script (.py)…")), ("dot", N_("Graph as DOT…")), ("graphml", N_("Graph as GraphML…")),
            ("json", N_("Graph as node-link JSON…")), ("png", N_("Drawing as PNG…")), ("svg", N_("Drawing as SVG…")))
 

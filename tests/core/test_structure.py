@@ -90,3 +90,36 @@ def test_the_session_is_split_by_job():
         for name in names:
             assert getattr(module, name).__module__ == module.__name__, (module.__name__, name)
     assert len((CORE / "io" / "session.py").read_text(encoding="utf-8").splitlines()) < 700
+
+
+#: Lines a class of the window's may span (issue 30: the window composes; no class over about 400 lines).
+MAX_WINDOW_CLASS_LINES = 400
+
+
+def long_classes(path: Path, limit: int) -> list[str]:
+    """``"name (n lines)"`` for every class in ``path`` that spans more than ``limit`` lines."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [f"{node.name} ({node.end_lineno - node.lineno + 1} lines)" for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > limit]
+
+
+def test_the_window_composes_its_parts_and_its_view_model_is_qt_free():
+    """MainWindow lays out the panes and hands the work to its parts, each a module of its own; what is on
+    screen is the core's view model, which imports no Qt (the import contracts check the whole core)."""
+    ui = PACKAGE / "ui"
+    for name in ("main_window", "picture_actions", "session_files", "crash_recovery", "capture_display",
+                 "run_commands"):
+        assert long_classes(ui / f"{name}.py", MAX_WINDOW_CLASS_LINES) == [], name
+    window = ast.parse((ui / "main_window.py").read_text(encoding="utf-8"))
+    parts = {alias.name for node in ast.walk(window) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert {"PictureModel", "PictureActions", "SessionFiles", "CrashRecovery", "CaptureDisplay",
+            "RunCommands"} <= parts
+    model = (CORE / "view" / "model.py").read_text(encoding="utf-8")
+    assert "PySide6" not in model and "PictureModel" in model
+
+
+def test_the_class_count_sees_a_long_class(tmp_path):
+    (tmp_path / "big.py").write_text("class Big:\n" + "".join(f"    x{i} = {i}\n" for i in range(400)))
+    (tmp_path / "small.py").write_text("class Small:\n" + "".join(f"    x{i} = {i}\n" for i in range(399)))
+    assert long_classes(tmp_path / "big.py", MAX_WINDOW_CLASS_LINES) == ["Big (401 lines)"]
+    assert long_classes(tmp_path / "small.py", MAX_WINDOW_CLASS_LINES) == []
