@@ -1,12 +1,20 @@
-"""The main window: composes the panes, the run controller and the job runner.
+"""The main window: lays out the panes and composes the parts that do the work.
 
 Layout: the editor above the console on the left, the graph in the middle,
 the inspector docked on the right, tensors and modules tabbed at the bottom.
 
-Runs go through :class:`~gradexplorer.ui.run_controller.RunController`
-(the worker thread's life, Stop, output) and long work on files and big
-graphs through :class:`~gradexplorer.ui.jobs.JobRunner`; both hand plain
-data back on the GUI thread, where only this window touches widgets.
+What is on screen is the core's view model (:class:`~gradexplorer.core.view.model.PictureModel`,
+``window.view``); the work is done by the window's parts, one module each:
+``window.picture`` (:mod:`.picture_actions`: what the user does to the
+picture), ``window.files`` (:mod:`.session_files`: New, Open, Save, Export),
+``window.recovery`` (:mod:`.crash_recovery`), ``window.display``
+(:mod:`.capture_display`: a capture put on screen) and ``window.run_commands``
+(:mod:`.run_commands`: a run from Run to its end). Runs go through
+:class:`~gradexplorer.ui.run_controller.RunController` (the worker thread's
+life, Stop, output) and long work on files and big graphs through
+:class:`~gradexplorer.ui.jobs.JobRunner`; both hand plain data back on the
+GUI thread, where only the window and its parts touch widgets. The dialogs
+that ask the user are the window's methods, so that tests replace them.
 """
 
 from __future__ import annotations
@@ -71,8 +79,6 @@ _WELCOME_HEADER = N_("""# Welcome to gradexplorer.
 # Type PyTorch code (torch, nn and `device` are predefined), then press
 # Ctrl+Enter or Run. The Examples menu has more; this is the first lesson.
 """)
-
-
 
 
 class MainWindow(QMainWindow):
