@@ -135,16 +135,24 @@ class PictureActions:
         """Draw the capture again with another set of collapsed modules, keeping the zoom."""
         if self.view.result is None:
             return
-        zoom, fitted = self.graph_view.zoom_level(), self.graph_view.fitted
         cap, graph = self.view.result.capture, self.view.result.shown_graph
-        prepared = self.view_job("redisplay", lambda: prepare_view(cap, frozenset(collapsed), graph=graph))
+        self._redraw("redisplay", lambda: prepare_view(cap, frozenset(collapsed), graph=graph))
+
+    def _redraw(self, name: str, make) -> bool:
+        """Draw the graph on screen with the ``(display, layout)`` that ``make`` computes in a job, keeping the
+        zoom; False when the job gave nothing (another one was running, or the capture changed meanwhile)."""
+        result = self.view.result
+        zoom, fitted = self.graph_view.zoom_level(), self.graph_view.fitted
+        prepared = self.view_job(name, make)
         if prepared is None:
-            return
+            return False
         display, layout = prepared
         self.view.show(display=display, layout=layout)
-        self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
+        self.graph_view.show_graph(result.shown_graph, layout, passes_ran=bool(result.capture.passes),
+                                   display=display)
         self.graph_view.restore_zoom(zoom, fitted=fitted)
         self.update_navigator()
+        return True
 
     def set_pass(self, index: int | None, *, force: bool = False) -> None:
         """Draw one backward pass (0-based ``index``), or every pass (None), in a job; the zoom is fitted again.
@@ -180,22 +188,15 @@ class PictureActions:
         """Open a module box one level (only that box is recomputed) and centre on what it held."""
         if self.view.result is None or self.view.result.display is None:
             return
-        cap, graph = self.view.result.capture, self.view.result.shown_graph
-        zoom, fitted = self.graph_view.zoom_level(), self.graph_view.fitted
+        graph = self.view.result.shown_graph
         old_display, old_layout = self.view.result.display, self.view.result.layout
 
         def expand():
             display = expand_display(graph, old_display, path)
             return display, expanded_layout(graph, old_display, old_layout, display, GROUP_PREFIX + path)
 
-        prepared = self.view_job("expand", expand)
-        if prepared is None:
+        if not self._redraw("expand", expand):
             return
-        display, layout = prepared
-        self.view.show(display=display, layout=layout)
-        self.graph_view.show_graph(graph, layout, passes_ran=bool(cap.passes), display=display)
-        self.graph_view.restore_zoom(zoom, fitted=fitted)
-        self.update_navigator()
         shown = self.view.drawn_inside(path)
         if shown:
             self.graph_view.select_nodes(shown[:1])
