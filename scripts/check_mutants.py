@@ -965,6 +965,13 @@ MUTANTS = (
     Mutant("a marked text is translated in the context of the module that shows it", "gradexplorer/ui/language.py",
            "text.context if type(text) is Marked else context", "context",
            ("tests/ui/test_language.py::test_a_marked_text_is_translated_in_the_context_it_was_marked_in_whoever_shows_it",)),
+    Mutant("a narrow inspector shows the comparison as a table", "gradexplorer/ui/comparison_box.py",
+           '    return "table" if width >= COMPARISON_TABLE_WIDTH else "lines"', '    return "table"',
+           ("tests/ui/test_comparison.py::test_a_wide_inspector_shows_both_runs_side_by_side",)),
+    Mutant("the leaf's pass table leaves out what happened to .grad before the pass", "gradexplorer/ui/leaf_passes.py",
+           "(_tr(_BEFORE_SHORT[step.before_change]), _tr(_STEP_SHORT[step.effect]),",
+           "(_tr(_STEP_SHORT[step.effect]),",
+           ("tests/ui/test_fidelity_inspector.py::test_leaf_shows_each_pass_delta_and_the_pass_that_raised",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -8,37 +8,30 @@ summary (never a 10**7-element text dump).
 
 from __future__ import annotations
 
-import html
-import re
 
 import torch
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QPainter, QPalette
+from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
-    QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
-    QPushButton,
     QScrollArea,
     QSizePolicy,
     QTableView,
-    QTableWidget,
-    QTableWidgetItem,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ..core.graph.schema import short_op
-from ..core.io.diff_report import SAME
 from ..core.records.tensors import TensorRecord, format_number
+from .comparison_box import ComparisonBox, layout_for
 from .language import N_, phrase_text, place_text, translator_for
+from .leaf_passes import LeafPassTable, short_record
+from .node_facts import NodeFacts
 
-__all__ = ["COMPARISON_TABLE_WIDTH", "Inspector", "TensorTableModel", "TensorView", "describe_record"]
+__all__ = ["Inspector", "TensorTableModel", "TensorView", "describe_record"]
 
 _tr = translator_for(__name__)
 
@@ -235,17 +228,6 @@ class TensorView(QWidget):
         return self.summary.text()
 
 
-def _short(record: TensorRecord | None) -> str:
-    return "None" if record is None else record.short(width=28)
-
-
-#: How a pass's effect on a leaf's .grad reads (core.accounting's step effects).
-#: The comparison's difference: amber where the runs differ, grey where they agree.
-_DIFFERS, _SAME = "#b35900", "#6e7781"
-#: From this inspector width (pixels) a comparison shows A and B side by side, in a table; below it, one
-#: above the other (Qt's rich-text tables do not shrink below their longest words: a narrow dock cut them off).
-COMPARISON_TABLE_WIDTH = 620
-
 def _hidden_box(outer: QVBoxLayout, title: str, name: str) -> tuple[QLabel, QGroupBox]:
     """A titled box holding one selectable, wrapping label, added to ``outer`` hidden (shown while it has news)."""
     label = QLabel()
@@ -259,35 +241,6 @@ def _hidden_box(outer: QVBoxLayout, title: str, name: str) -> tuple[QLabel, QGro
     return label, box
 
 
-def _comparison_row(what: str, a: str, b: str, diff: str) -> str:
-    """One row of a comparison in a narrow inspector, as HTML lines: the name and the difference (in its
-    colour), then A and B; what both runs share is written once (a wide one shows a table: ``_render_comparison``).
-    """
-    note = f" <span style='color:{_SAME if _same(diff) else _DIFFERS}'>{html.escape(diff)}</span>" if diff else ""
-    if a == b:
-        return f"<b>{_breakable(what)}</b>: {_breakable(a)}{note}"
-    if "—" in (a, b):  # a node in one run only: its facts in one line each
-        only = f" <span style='color:{_SAME}'>{_tr('(only in A)') if b == '—' else _tr('(only in B)')}</span>"
-        return f"<b>{_breakable(what)}</b>: {_breakable(a if b == '—' else b)}{only}{note}"
-    return (f"<b>{_breakable(what)}</b>{note}<br>&nbsp;&nbsp;A: {_breakable(a)}"
-            f"<br>&nbsp;&nbsp;B: {_breakable(b)}")
-
-
-def _same(diff: str) -> bool:
-    """Whether a comparison row's difference says "same" (in the language it was said in)."""
-    return diff == phrase_text(SAME)
-
-
-def _breakable(text: str) -> str:
-    """``text`` as HTML that may wrap after a dot or an underscore before a letter (never inside a number):
-    ``model.embed.weight``, ``grad_switched_off``.
-
-    Qt's rich text wraps a table cell only at spaces; without this a long name
-    pushes the comparison table past a narrow inspector.
-    """
-    return re.sub(r"([._])(?=[A-Za-z])", "\\1\u200b", html.escape(text))
-
-
 #: What a pass did to a leaf's ``.grad`` and what came before it (marked for the catalogue, said with ``_tr``).
 _STEP_WORDS = {"filled": N_("filled .grad"), "added": N_("added to .grad"),
                "consumed": N_("a hook took it (.grad set to None)"), "changed": N_("a hook changed .grad"),
@@ -299,15 +252,6 @@ _BEFORE_WORDS = {"preexisting": N_(".grad already held a value"), "reset": N_(".
 
 #: A check's outcome (:class:`~gradexplorer.core.analysis.verify.Verification`), said in the reader's language.
 _CHECK_WORDS = {"verified": N_("verified"), "unverified": N_("unverified"), "wrong": N_("wrong")}
-#: A node's kind (the schema's ``kind``), in the reader's language.
-_KIND_WORDS = {"leaf": N_("leaf"), "op": N_("op"), "custom": N_("custom")}
-
-#: The same, short, for the per-pass table's narrow column.
-_STEP_SHORT = {"filled": N_("filled"), "added": N_("added"), "consumed": N_("taken by a hook"),
-               "changed": N_("changed by a hook"), "none": N_("nothing arrived"),
-               "reduced": N_("averaged over processes (DDP)")}
-_BEFORE_SHORT = {"preexisting": N_("had a value"), "reset": N_("reset before"), "edited": N_("edited before"),
-                 "first": "", "kept": ""}
 
 
 class Inspector(QScrollArea):
@@ -340,12 +284,18 @@ class Inspector(QScrollArea):
         self.replay, self.replay_box = _hidden_box(outer, _tr("Replay: this step of the backward pass"),
                                                   _tr("Replay step"))
         # While the picture compares this run with a saved one (File > Compare with Session): both side by side.
-        self.comparison, self.comparison_box = _hidden_box(outer, _tr("Compared with another run"), _tr("Comparison"))
-        self.comparison.setTextFormat(Qt.TextFormat.RichText)
-        self._comparison_rows: list = []
-        self._comparison_labels = ("A", "B")
+        self.comparison_box = ComparisonBox()
+        self.comparison = self.comparison_box.label
+        outer.addWidget(self.comparison_box)
 
-        outer.addLayout(self._facts_form())
+        #: Kind, names, path, how it was made, tensor, source line (ui.node_facts).
+        self.facts = NodeFacts()
+        self.facts.source_requested.connect(self.source_requested)
+        outer.addWidget(self.facts)
+        # The form's fields, read by tests and the pseudo-locale check as the inspector's own.
+        self.kind, self.names, self.path = self.facts.kind, self.facts.names, self.facts.path
+        self.created, self.meta, self.source = self.facts.created, self.facts.meta, self.facts.source
+        self.copy_path = self.facts.copy_path
         # A leaf's accumulated .grad and its per-pass story come first: it is what a user debugging a training
         # loop looks for.
         outer.addWidget(self._leaf_grad_box())
@@ -376,8 +326,6 @@ class Inspector(QScrollArea):
         self._node_id: str | None = None
         self._passes: tuple = ()
         self._checks: tuple = ()
-        self._line: int | None = None
-        self._file = ""
         self.show_node(None, None)
 
     def show_replay(self, text: str | None) -> None:
@@ -390,83 +338,26 @@ class Inspector(QScrollArea):
 
         ``status`` heads the box ("changed, matched by name"); None hides it (no comparison on screen).
         """
-        self._comparison_rows = list(rows) if status is not None else []
-        self._comparison_labels = (a_label, b_label)
-        self.comparison_box.setVisible(status is not None)
-        if status is None:
-            self.comparison.setText("")
-            return
-        self.comparison_box.setTitle(_tr("Compared: {status}").format(status=status))
-        self._render_comparison()
+        self.comparison_box.show_rows(status, rows, self.viewport().width(), a_label=a_label, b_label=b_label)
 
     def comparison_layout(self) -> str:
         """``"table"`` (A and B side by side: the inspector is wide) or ``"lines"`` (A above B: it is narrow)."""
-        return "table" if self.viewport().width() >= COMPARISON_TABLE_WIDTH else "lines"
-
-    def _render_comparison(self) -> None:
-        rows, (a_label, b_label) = self._comparison_rows, self._comparison_labels
-        heading = f"A: {html.escape(a_label)}<br>B: {html.escape(b_label)}"
-        if self.comparison_layout() == "table":
-            body = "".join(
-                f"<tr><td><b>{_breakable(what)}</b></td><td>{_breakable(a)}</td><td>{_breakable(b)}</td>"
-                f"<td style='color:{_SAME if not diff or _same(diff) else _DIFFERS}'>{html.escape(diff)}</td></tr>"
-                for what, a, b, diff in rows)
-            self.comparison.setText(
-                f"{heading}<table cellspacing='0' cellpadding='2'><tr><th></th><th align='left'>A</th>"
-                f"<th align='left'>B</th><th align='left'>{_tr('difference')}</th></tr>{body}</table>")
-        else:
-            self.comparison.setText(f"{heading}<br><br>" + "<br>".join(_comparison_row(*row) for row in rows))
+        return layout_for(self.viewport().width())
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
-        if self._comparison_rows and self.comparison_box.isVisibleTo(self):
-            self._render_comparison()  # side by side once there is room, one above the other when there is not
+        if self.comparison_box.rows and self.comparison_box.isVisibleTo(self):
+            # Side by side once there is room, one above the other when there is not.
+            self.comparison_box.render_for(self.viewport().width())
 
     def comparison_table(self) -> list[tuple[str, str, str, str]]:
         """The comparison rows shown (empty when none): what a user reads in the box."""
-        return list(self._comparison_rows) if self.comparison_box.isVisibleTo(self) else []
+        return list(self.comparison_box.rows) if self.comparison_box.isVisibleTo(self) else []
 
     def replay_text(self) -> str:
         """The replayed step shown ("" when none)."""
         return self.replay.text() if self.replay_box.isVisibleTo(self) else ""
 
-    def _facts_form(self) -> QFormLayout:
-        """Kind, names, the path expression (with Copy), how it was created, the tensor and its source line."""
-        form = QFormLayout()
-        self.kind = QLabel()
-        self.names = QLabel()
-        self.names.setWordWrap(True)
-        # A read-only line edit: the expression has no spaces to wrap at and
-        # can be hundreds of characters long; it scrolls instead of spilling.
-        self.path = QLineEdit()
-        self.path.setReadOnly(True)
-        self.path.setFrame(False)
-        self.path.setAccessibleName(_tr("Path expression"))
-        self.copy_path = QToolButton()
-        self.copy_path.setText(_tr("Copy"))
-        self.copy_path.setToolTip(_tr("Copy the Python expression that reaches this node"))
-        self.copy_path.setAccessibleName(_tr("Copy path"))
-        self.copy_path.clicked.connect(self._on_copy_path_clicked)
-        path_row = QHBoxLayout()
-        path_row.addWidget(self.path, 1)
-        path_row.addWidget(self.copy_path)
-        self.created = QLabel()
-        self.created.setWordWrap(True)
-        self.meta = QLabel()
-        self.source = QPushButton()
-        self.source.setFlat(True)
-        self.source.setStyleSheet("text-align: left")
-        self.source.setAccessibleName(_tr("Source line"))
-        self.source.clicked.connect(self._on_source_clicked)
-        form.addRow(_tr("Kind"), self.kind)
-        form.addRow(_tr("Names"), self.names)
-        form.addRow(_tr("Path"), path_row)
-        form.addRow(_tr("Created"), self.created)
-        form.addRow(_tr("Tensor"), self.meta)
-        form.addRow(_tr("Source"), self.source)
-        self._form = form
-        self._path_row = path_row
-        return form
 
     def _leaf_grad_box(self) -> QGroupBox:
         """A leaf's accumulated ``.grad`` and its table of passes (before, delivered, after)."""
@@ -477,16 +368,7 @@ class Inspector(QScrollArea):
         self.leaf_grad = TensorView(_tr("Leaf grad"))
         leaf_layout.addWidget(self.leaf_grad)
         # Per pass: .grad before, what the pass delivered, .grad after.
-        self.leaf_passes = QTableWidget(0, 5)
-        self.leaf_passes.setAccessibleName(_tr("Leaf gradient per pass"))
-        self.leaf_passes.setHorizontalHeaderLabels([_tr("Pass"), _tr(".grad before"), _tr("Delivered"),
-                                                    _tr(".grad after"), _tr("What happened")])
-        self.leaf_passes.verticalHeader().setVisible(False)
-        self.leaf_passes.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.leaf_passes.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.leaf_passes.horizontalHeader().setStretchLastSection(True)
-        self.leaf_passes.setMaximumHeight(150)
-        self.leaf_passes.setWordWrap(False)
+        self.leaf_passes = LeafPassTable()
         leaf_layout.addWidget(self.leaf_passes)
         return self.leaf_box
 
@@ -537,19 +419,15 @@ class Inspector(QScrollArea):
         self._passes = tuple(passes)
         self._checks = tuple(checks)
         self._leaf_steps = tuple(leaf_steps)
-        self._label_rows((_tr("Kind"), _tr("Names"), _tr("Created"), _tr("Tensor")), box=False)
         boxes = (self.value_box, self.grad_box, self.leaf_box, self.saved_box, self.hooks_box)
         if attrs is None:
             self.title.setText(_tr("Click a node to inspect it."))
-            for widget in (self.kind, self.names, self.path, self.created, self.meta):
-                widget.setText("")
-            self.path.setPlaceholderText("")
-            self.source.setText("")
-            self.copy_path.setEnabled(False)
+            self.facts.show_node(None)
             for box in boxes:
                 box.setVisible(False)
             return
-        self._show_facts(node_id, attrs, scopes)
+        self.title.setText(f"{short_op(attrs['op'])}  ({node_id})")
+        self.facts.show_node(attrs, scopes)
         self.value_box.setVisible(True)
         self.value_box.setTitle(_tr("Value (leaf variable, end of run)") if attrs["kind"] == "leaf" else
                                 _tr("Forward value (when the op ran)"))
@@ -559,7 +437,7 @@ class Inspector(QScrollArea):
         self.leaf_grad.set_record(attrs.get("grad"))
         if attrs["kind"] == "leaf" and attrs.get("grad") is None:
             self.leaf_grad.summary.setText(_tr(".grad is None"))
-        self._fill_leaf_passes(attrs)
+        self.leaf_passes.fill(self._leaf_steps if attrs["kind"] == "leaf" else (), self._passes)
         saved = attrs.get("saved", ())
         self.saved_box.setVisible(bool(saved))
         self.saved.setText("\n".join(
@@ -582,49 +460,6 @@ class Inspector(QScrollArea):
                     pass_index=call.pass_index + 1, before=before, after=after, how=how))
         self.hooks.setText("\n".join(lines))
 
-    def _show_facts(self, node_id: str, attrs: dict, scopes) -> None:
-        """The title and the form: kind, names (where each is held), path, how it was made, tensor, source."""
-        self.title.setText(f"{short_op(attrs['op'])}  ({node_id})")
-        kind = (_tr(_KIND_WORDS[attrs["kind"]]) if attrs["kind"] in _KIND_WORDS else attrs["kind"]) \
-            + (_tr(" (root)") if attrs["is_root"] else "")
-        self.kind.setText(kind)
-        scopes = scopes or {}
-        self.names.setText(", ".join(_tr("{name} in {scope}").format(
-            name=name, scope=scopes[name]) if scopes.get(name) else name
-                                     for name in attrs["names"]) or _tr("— (no name in the namespace)"))
-        self.path.setText(attrs.get("path") or "")
-        if attrs["names"]:
-            self.path.setPlaceholderText(_tr("— (use the name {name}: no grad_fn of a named result leads here)").format(
-                name=attrs['names'][0]))
-        else:
-            self.path.setPlaceholderText(_tr("— (not reachable from a named tensor)"))
-        self.path.setCursorPosition(0)
-        self.copy_path.setEnabled(bool(attrs.get("path")))
-        if attrs["kind"] == "leaf":
-            # Grad mode decides whether an op records a grad_fn; a leaf's
-            # requires_grad is set on the tensor itself, so it does not apply.
-            self.created.setText(_tr("a leaf (requires_grad set on the tensor; grad mode does not apply)")
-                                 if attrs.get("requires_grad") else _tr("a leaf that does not require grad (any more)"))
-        elif attrs.get("grad_enabled") is None:
-            self.created.setText(_tr("not recorded"))
-        else:
-            mode = _tr("grad mode on") if attrs["grad_enabled"] else _tr("under torch.no_grad()")
-            if attrs.get("inference_mode"):
-                mode += _tr(", inference mode")
-            self.created.setText(mode)
-        value = attrs.get("value")
-        self.meta.setText("—" if value is None else _tr("shape {shape}, {dtype}, {device}").format(
-            shape=tuple(value.shape), dtype=value.dtype, device=value.device))
-        source = attrs.get("source")
-        self._line = source.line if source is not None else None
-        self._file = (source.file or "") if source is not None else ""
-        where = "" if source is None or source.file is None else f"{source.file}, "
-        self.source.setText(_tr("{where}line {line}: {text}").format(
-            where=where, line=source.line, text=source.text) if source is not None else "—")
-        self.source.setToolTip(_tr("Open {file} at line {line} (read-only)").format(
-            file=source.file, line=source.line) if source is not None
-                               and source.file else _tr("Show this line in the editor"))
-        self.source.setEnabled(source is not None)
 
     def _show_passes(self, attrs: dict, passes, prefer_pass: int | None) -> None:
         """The pass picker (every pass that reached the node or raised on its path) and the pass it opens on."""
@@ -659,29 +494,12 @@ class Inspector(QScrollArea):
                 label.setVisible(False)
         self.pass_picker.setVisible(bool(shown))
 
-    def _label_rows(self, texts: tuple[str, str, str, str], *, box: bool) -> None:
-        """Name the form's rows for a node or for a module box; a box has no path or source line."""
-        for widget, text in zip((self.kind, self.names, self.created, self.meta), texts):
-            label = self._form.labelForField(widget)
-            if label is not None:
-                label.setText(text)
-        self._form.setRowVisible(self._path_row, not box)
-        self._form.setRowVisible(self.source, not box)
 
     def show_group(self, group) -> None:
         """A collapsed module box: what it holds."""
         self.show_node(None, None)
-        self._label_rows((_tr("Module"), _tr("Holds"), _tr("Gradient"), _tr("Open")), box=True)
         self.title.setText(_tr("{path}  (module box)").format(path=group.path))
-        self.kind.setText(group.title + (_tr(" (a pattern of identical blocks)") if group.repeat else ""))
-        self.names.setText(_tr("{count} nodes; {inputs} edges in, {outputs} out").format(
-            count=len(group.members), inputs=group.inputs, outputs=group.outputs))
-        norm = _tr("unknown") if group.grad_norm is None else format_number(group.grad_norm)
-        same = _tr("; same structure as {family_size} other box(es)").format(
-            family_size=group.family_size - 1) if group.family_size > 1 else ""
-        self.created.setText(_tr("norm over its nodes' gradients {norm}{same}").format(norm=norm, same=same) +
-                             (_tr("; NaN/Inf inside") if group.nonfinite else ""))
-        self.meta.setText(_tr("double-click the box (or Ctrl+E) to open it one level"))
+        self.facts.show_group(group)
 
     def gradient_text(self) -> str:
         return self.grad.text()
@@ -729,7 +547,7 @@ class Inspector(QScrollArea):
         if step is not None:
             s = next(s for s in self._leaf_steps if s.index == index)
             delta = (_tr(".grad before {before} + delivered {delivered} → .grad after {after}: {effect}").format(
-                before=_short(s.before), delivered=_short(s.delivered), after=_short(s.after),
+                before=short_record(s.before), delivered=short_record(s.delivered), after=short_record(s.after),
                 effect=_tr(_STEP_WORDS[s.effect]))
                      + ("" if s.before_change in ("first", "kept") else _tr(" ({before_change})").format(
                          before_change=_tr(_BEFORE_WORDS[s.before_change]))))
@@ -742,33 +560,11 @@ class Inspector(QScrollArea):
                                         else "color: gray")
         self.verification.setVisible(bool(text))
 
-    def _fill_leaf_passes(self, attrs) -> None:
-        steps = self._leaf_steps if attrs["kind"] == "leaf" else ()
-        self.leaf_passes.setRowCount(len(steps))
-        for row, s in enumerate(steps):
-            raised = s.index < len(self._passes) and self._passes[s.index].raised
-            what = ", ".join(w for w in (_tr(_BEFORE_SHORT[s.before_change]), _tr(_STEP_SHORT[s.effect]),
-                                         _tr("pass raised") if raised else "") if w)
-            for column, text in enumerate([str(s.index + 1), _short(s.before), _short(s.delivered), _short(s.after),
-                                           what]):
-                self.leaf_passes.setItem(row, column, QTableWidgetItem(text))
-        self.leaf_passes.setVisible(bool(steps))
-        self.leaf_passes.resizeRowsToContents()
-        header = self.leaf_passes.horizontalHeader().sizeHint().height()
-        self.leaf_passes.setMaximumHeight(min(150, header + 24 * len(steps) + 22))
-
     def leaf_pass_rows(self) -> list[list[str]]:
         """The per-pass table as text (what a user reads)."""
-        return [[self.leaf_passes.item(r, c).text() for c in range(self.leaf_passes.columnCount())]
-                for r in range(self.leaf_passes.rowCount())]
+        return self.leaf_passes.rows()
 
     def _on_pass_picker_changed(self, _row: int) -> None:
         self._show_pass(self.pass_picker.currentData())
 
-    def _on_copy_path_clicked(self) -> None:
-        if self._attrs is not None and self._attrs.get("path"):
-            QGuiApplication.clipboard().setText(self._attrs["path"])
 
-    def _on_source_clicked(self) -> None:
-        if self._line is not None:
-            self.source_requested.emit(self._file, self._line)

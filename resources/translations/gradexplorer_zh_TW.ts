@@ -165,6 +165,39 @@
     </message>
   </context>
   <context>
+    <name>comparison_box</name>
+    <message>
+      <location filename="../../gradexplorer/ui/comparison_box.py" />
+      <source>Compared with another run</source>
+      <translation>與另一次執行比較</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/comparison_box.py" />
+      <source>Comparison</source>
+      <translation>比較</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/comparison_box.py" />
+      <source>Compared: {status}</source>
+      <translation>比較結果：{status}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/comparison_box.py" />
+      <source>difference</source>
+      <translation>差異</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/comparison_box.py" />
+      <source>(only in A)</source>
+      <translation>（只在 A）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/comparison_box.py" />
+      <source>(only in B)</source>
+      <translation>（只在 B）</translation>
+    </message>
+  </context>
+  <context>
     <name>console</name>
     <message>
       <location filename="../../gradexplorer/ui/console.py" />
@@ -561,16 +594,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>(only in A)</source>
-      <translation>（只在 A）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>(only in B)</source>
-      <translation>（只在 B）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
       <source>filled .grad</source>
       <translation>填入 .grad</translation>
     </message>
@@ -631,61 +654,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>leaf</source>
-      <translation>葉節點</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>op</source>
-      <translation>運算</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>custom</source>
-      <translation>自訂</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>filled</source>
-      <translation>填入</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>added</source>
-      <translation>新增</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>taken by a hook</source>
-      <translation>被鉤子取走</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>changed by a hook</source>
-      <translation>被鉤子改變</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>averaged over processes (DDP)</source>
-      <translation>各行程平均（DDP）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>had a value</source>
-      <translation>原本有值</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>reset before</source>
-      <translation>之前已重設</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>edited before</source>
-      <translation>之前已修改</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
       <source>Inspector</source>
       <translation>檢視器</translation>
     </message>
@@ -706,16 +674,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Compared with another run</source>
-      <translation>與另一次執行比較</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Comparison</source>
-      <translation>比較</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
       <source>Forward value</source>
       <translation>前向值</translation>
     </message>
@@ -731,71 +689,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Compared: {status}</source>
-      <translation>比較結果：{status}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>difference</source>
-      <translation>差異</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Path expression</source>
-      <translation>路徑運算式</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Copy</source>
-      <translation>複製</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Copy the Python expression that reaches this node</source>
-      <translation>複製能到達這個節點的 Python 運算式</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Copy path</source>
-      <translation>複製路徑</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Source line</source>
-      <translation>原始碼行</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Kind</source>
-      <translation>種類</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Names</source>
-      <translation>名稱</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Path</source>
-      <translation>路徑</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Created</source>
-      <translation>建立方式</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Tensor</source>
-      <translation>張量</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Source</source>
-      <translation>原始碼</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
       <source>.grad (accumulated)</source>
       <translation>.grad（累積）</translation>
     </message>
@@ -803,36 +696,6 @@
       <location filename="../../gradexplorer/ui/inspector.py" />
       <source>Leaf grad</source>
       <translation>葉節點梯度</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Leaf gradient per pass</source>
-      <translation>每次反向傳播的葉節點梯度</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Pass</source>
-      <translation>反向傳播</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>.grad before</source>
-      <translation>之前的 .grad</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Delivered</source>
-      <translation>送達</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>.grad after</source>
-      <translation>之後的 .grad</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>What happened</source>
-      <translation>發生了什麼</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/ui/inspector.py" />
@@ -896,81 +759,6 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/inspector.py" />
-      <source> (root)</source>
-      <translation>（根）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>{name} in {scope}</source>
-      <translation>{scope} 中的 {name}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>— (no name in the namespace)</source>
-      <translation>—（命名空間中沒有名稱）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>— (use the name {name}: no grad_fn of a named result leads here)</source>
-      <translation>—（請用名稱 {name}：沒有任何具名結果的 grad_fn 通到這裡）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>— (not reachable from a named tensor)</source>
-      <translation>—（無法從具名張量到達）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>a leaf (requires_grad set on the tensor; grad mode does not apply)</source>
-      <translation>葉節點（requires_grad 設在張量本身；與梯度模式無關）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>a leaf that does not require grad (any more)</source>
-      <translation>（已）不需要梯度的葉節點</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>not recorded</source>
-      <translation>未記錄</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>grad mode on</source>
-      <translation>梯度模式開啟</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>under torch.no_grad()</source>
-      <translation>在 torch.no_grad() 之下</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>, inference mode</source>
-      <translation>，推論模式</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>shape {shape}, {dtype}, {device}</source>
-      <translation>形狀 {shape}，{dtype}，{device}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>{where}line {line}: {text}</source>
-      <translation>{where}第 {line} 行：{text}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Open {file} at line {line} (read-only)</source>
-      <translation>在第 {line} 行開啟 {file}（唯讀）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Show this line in the editor</source>
-      <translation>在編輯器中顯示這一行</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
       <source>pass {number}</source>
       <translation>第 {number} 次</translation>
     </message>
@@ -991,58 +779,8 @@
     </message>
     <message>
       <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Module</source>
-      <translation>模組</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Holds</source>
-      <translation>內含</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>Open</source>
-      <translation>開啟</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
       <source>{path}  (module box)</source>
       <translation>{path}（模組方塊）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source> (a pattern of identical blocks)</source>
-      <translation>（由相同區塊組成的樣式）</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>{count} nodes; {inputs} edges in, {outputs} out</source>
-      <translation>{count} 個節點；{inputs} 條邊進入，{outputs} 條邊離開</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>unknown</source>
-      <translation>未知</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>; same structure as {family_size} other box(es)</source>
-      <translation>；與另外 {family_size} 個方塊結構相同</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>norm over its nodes' gradients {norm}{same}</source>
-      <translation>其節點梯度的範數 {norm}{same}</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>; NaN/Inf inside</source>
-      <translation>；內含 NaN/Inf</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
-      <source>double-click the box (or Ctrl+E) to open it one level</source>
-      <translation>按兩下方塊（或 Ctrl+E）可展開一層</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/ui/inspector.py" />
@@ -1094,8 +832,86 @@
       <source>Check: {text}</source>
       <translation>檢查：{text}</translation>
     </message>
+  </context>
+  <context>
+    <name>leaf_passes</name>
     <message>
-      <location filename="../../gradexplorer/ui/inspector.py" />
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>filled</source>
+      <translation>填入</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>added</source>
+      <translation>新增</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>taken by a hook</source>
+      <translation>被鉤子取走</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>changed by a hook</source>
+      <translation>被鉤子改變</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>nothing arrived</source>
+      <translation>沒有收到任何東西</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>averaged over processes (DDP)</source>
+      <translation>各行程平均（DDP）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>had a value</source>
+      <translation>原本有值</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>reset before</source>
+      <translation>之前已重設</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>edited before</source>
+      <translation>之前已修改</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>Leaf gradient per pass</source>
+      <translation>每次反向傳播的葉節點梯度</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>Pass</source>
+      <translation>反向傳播</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>.grad before</source>
+      <translation>之前的 .grad</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>Delivered</source>
+      <translation>送達</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>.grad after</source>
+      <translation>之後的 .grad</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
+      <source>What happened</source>
+      <translation>發生了什麼</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/leaf_passes.py" />
       <source>pass raised</source>
       <translation>反向傳播發生例外</translation>
     </message>
@@ -1503,6 +1319,209 @@ Shows what PyTorch autograd really does with your code.
       <location filename="../../gradexplorer/ui/modules_pane.py" />
       <source>Modules</source>
       <translation>模組</translation>
+    </message>
+  </context>
+  <context>
+    <name>node_facts</name>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>leaf</source>
+      <translation>葉節點</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>op</source>
+      <translation>運算</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>custom</source>
+      <translation>自訂</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Path expression</source>
+      <translation>路徑運算式</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Copy</source>
+      <translation>複製</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Copy the Python expression that reaches this node</source>
+      <translation>複製能到達這個節點的 Python 運算式</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Copy path</source>
+      <translation>複製路徑</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Source line</source>
+      <translation>原始碼行</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Kind</source>
+      <translation>種類</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Names</source>
+      <translation>名稱</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Path</source>
+      <translation>路徑</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Created</source>
+      <translation>建立方式</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Tensor</source>
+      <translation>張量</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Source</source>
+      <translation>原始碼</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source> (root)</source>
+      <translation>（根）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>{name} in {scope}</source>
+      <translation>{scope} 中的 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>— (no name in the namespace)</source>
+      <translation>—（命名空間中沒有名稱）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>— (use the name {name}: no grad_fn of a named result leads here)</source>
+      <translation>—（請用名稱 {name}：沒有任何具名結果的 grad_fn 通到這裡）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>— (not reachable from a named tensor)</source>
+      <translation>—（無法從具名張量到達）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>a leaf (requires_grad set on the tensor; grad mode does not apply)</source>
+      <translation>葉節點（requires_grad 設在張量本身；與梯度模式無關）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>a leaf that does not require grad (any more)</source>
+      <translation>（已）不需要梯度的葉節點</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>not recorded</source>
+      <translation>未記錄</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>grad mode on</source>
+      <translation>梯度模式開啟</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>under torch.no_grad()</source>
+      <translation>在 torch.no_grad() 之下</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>, inference mode</source>
+      <translation>，推論模式</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>shape {shape}, {dtype}, {device}</source>
+      <translation>形狀 {shape}，{dtype}，{device}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>{where}line {line}: {text}</source>
+      <translation>{where}第 {line} 行：{text}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Open {file} at line {line} (read-only)</source>
+      <translation>在第 {line} 行開啟 {file}（唯讀）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Show this line in the editor</source>
+      <translation>在編輯器中顯示這一行</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Module</source>
+      <translation>模組</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Holds</source>
+      <translation>內含</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Gradient</source>
+      <translation>梯度</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>Open</source>
+      <translation>開啟</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source> (a pattern of identical blocks)</source>
+      <translation>（由相同區塊組成的樣式）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>{count} nodes; {inputs} edges in, {outputs} out</source>
+      <translation>{count} 個節點；{inputs} 條邊進入，{outputs} 條邊離開</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>unknown</source>
+      <translation>未知</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>; same structure as {family_size} other box(es)</source>
+      <translation>；與另外 {family_size} 個方塊結構相同</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>norm over its nodes' gradients {norm}{same}</source>
+      <translation>其節點梯度的範數 {norm}{same}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>; NaN/Inf inside</source>
+      <translation>；內含 NaN/Inf</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/node_facts.py" />
+      <source>double-click the box (or Ctrl+E) to open it one level</source>
+      <translation>按兩下方塊（或 Ctrl+E）可展開一層</translation>
     </message>
   </context>
   <context>

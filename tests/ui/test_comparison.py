@@ -232,7 +232,7 @@ def test_a_training_loop_is_compared_pass_by_pass(qtbot, window, tmp_path):
 
 
 def test_a_wide_inspector_shows_both_runs_side_by_side(qtbot, window, tmp_path):
-    from gradexplorer.ui.inspector import COMPARISON_TABLE_WIDTH
+    from gradexplorer.ui.comparison_box import COMPARISON_TABLE_WIDTH
 
     saved = _saved_then(qtbot, window, tmp_path, LOOP.replace("LR", "0.5"), LOOP.replace("LR", "0.1"))
     assert window.comparison.compare_with(saved)
