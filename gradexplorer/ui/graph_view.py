@@ -21,7 +21,6 @@ and the export draws the whole graph (not the viewport) with that legend.
 from __future__ import annotations
 
 import bisect
-import math
 
 from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -60,12 +59,11 @@ from .legend import (
     NAN_RED,
     LegendWidget,
     diff_pen,
-    legend_size,
     norm_colour,
-    paint_legend,
     paint_nan_tag,
 )
 from .language import translator_for
+from .graph_export import GraphExport
 from .minimap import Minimap
 
 __all__ = ["GraphView", "NodeItem", "node_style"]
@@ -84,7 +82,6 @@ CAPTION_PIXELS = 11
 #: No text of a first picture (or of Fit) is drawn smaller than this many screen pixels.
 MIN_TEXT_PIXELS = 10
 _BAND_LAYERS = 6
-
 
 
 def node_style(attrs: dict, *, passes_ran: bool) -> tuple[str, bool, bool, bool]:
@@ -145,7 +142,7 @@ class NodeItem(QGraphicsItem):
         self._rect = QRectF(-width / 2, -NODE_HEIGHT / 2, width, NODE_HEIGHT)
         self._brush, self._pen, self._text = _paint_tools(style, dark)
         self.base_pen = self._pen  # the border of the kind colouring (the comparison's replaces it while shown)
-        self._dark = dark
+        self.dark = dark
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setAcceptHoverEvents(True)
         self._tip_ready = False
@@ -211,7 +208,7 @@ class NodeItem(QGraphicsItem):
         font.setPixelSize(CAPTION_PIXELS)
         font.setBold(False)
         painter.setFont(font)
-        painter.setPen(QColor("#8b949e" if self._dark else "#57606a"))
+        painter.setPen(QColor("#8b949e" if self.dark else "#57606a"))
         area = QRectF(self._rect.center().x() + 6, self._rect.top() - CAPTION_HEIGHT - 2, self.caption_width - 6,
                       CAPTION_HEIGHT)
         metrics = painter.fontMetrics()
@@ -433,7 +430,7 @@ class GraphView(QGraphicsView):
         self.display: DisplayGraph | None = None
         self._succ: dict[str, list[str]] = {}
         self._pred: dict[str, list[str]] = {}
-        self._dark = False
+        self.dark = False
         self._graph = None
         self._layout: Layout | None = None
         self._overlay: list[QGraphicsItem] = []
@@ -462,6 +459,8 @@ class GraphView(QGraphicsView):
         self.legend = LegendWidget(self)
         self.legend.setVisible(False)
         self.legend_wanted = True  # View > Show Legend
+        #: File > Export of the whole drawing (ui.graph_export).
+        self.exporter = GraphExport(self)
         self.minimap = Minimap(self)
         self.minimap.setVisible(False)
         self.minimap_wanted = True  # View > Show Minimap
@@ -516,7 +515,7 @@ class GraphView(QGraphicsView):
             self._succ.setdefault(u, []).append(v)
             self._pred.setdefault(v, []).append(u)
         dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
-        self._dark = dark
+        self.dark = dark
         positions = layout.positions
         nodes = graph.nodes
         self._draw_edges()
@@ -625,7 +624,7 @@ class GraphView(QGraphicsView):
             if path is None:
                 path = bands[key] = QPainterPath()
             self._trace_edge(path, u, v)
-        colour = QColor("#8b949e" if self._dark else "#8c959f")
+        colour = QColor("#8b949e" if self.dark else "#8c959f")
         faint = QColor(colour)
         faint.setAlpha(50)
         for (_, strong), path in bands.items():
@@ -644,14 +643,14 @@ class GraphView(QGraphicsView):
             self.scene().removeItem(self._shape_item)
             self._shape_item = None
         if self.show_shapes and self._layout is not None and self.display is not None:
-            self._shape_item = EdgeLabels(self._edge_shapes(self.drawn_edges()), dark=self._dark)
+            self._shape_item = EdgeLabels(self._edge_shapes(self.drawn_edges()), dark=self.dark)
             self.scene().addItem(self._shape_item)
 
     def set_colour_mode(self, mode: str) -> None:
         """``"kind"`` (default styles), ``"grad_norm"`` (gradient norm on the fixed log scale of :mod:`.legend`)
         or ``"diff"`` (a comparison's statuses, from the ``diff`` key of :mod:`~gradexplorer.core.analysis.diff_graph`)."""
         self.colour_mode = mode
-        self.legend.set_mode(mode, dark=self._dark)
+        self.legend.set_mode(mode, dark=self.dark)
         self._place_overlays()
         if self._graph is None:
             return
@@ -661,8 +660,8 @@ class GraphView(QGraphicsView):
             if mode == "diff":
                 status = box_status(self._graph, item.group) if isinstance(item, GroupItem) else \
                     self._graph.nodes[node_id].get("diff", "same")
-                item._brush = QBrush(QColor(DIFF_FILLS[status][1 if self._dark else 0]))
-                item._text = _paint_tools(item.style, self._dark)[2]
+                item._brush = QBrush(QColor(DIFF_FILLS[status][1 if self.dark else 0]))
+                item._text = _paint_tools(item.style, self.dark)[2]
                 if not item.nonfinite:  # NaN's red border wins
                     item._pen = diff_pen(status)
             elif mode == "grad_norm":
@@ -671,10 +670,10 @@ class GraphView(QGraphicsView):
                 item._brush = QBrush(norm_colour(norm))
                 item._text = dark_text  # the ramp is light in both palettes
             elif isinstance(item, GroupItem):
-                item._brush = QBrush(QColor(BOX_FILL_DARK if self._dark else BOX_FILL))
-                item._text = _paint_tools(item.style, self._dark)[2]
+                item._brush = QBrush(QColor(BOX_FILL_DARK if self.dark else BOX_FILL))
+                item._text = _paint_tools(item.style, self.dark)[2]
             else:
-                item._brush, _, item._text = _paint_tools(item.style, self._dark)
+                item._brush, _, item._text = _paint_tools(item.style, self.dark)
             item.update()
         self.minimap.refresh()
 
@@ -764,7 +763,7 @@ class GraphView(QGraphicsView):
         ids.sort(key=lambda node_id: node_id != self.current)
         return ids
 
-    def _set_current(self, node_id: str | None) -> None:
+    def set_current(self, node_id: str | None) -> None:
         old = self.items_by_id.get(self.current) if self.current else None
         if old is not None:
             old.current = False
@@ -791,7 +790,7 @@ class GraphView(QGraphicsView):
                 item.setSelected(True)
         scene.blockSignals(False)
         first = node_ids[0] if node_ids else None
-        self._set_current(first)
+        self.set_current(first)
         if center and self.current is not None:
             item = self.items_by_id[self.current]
             visible = self.mapToScene(self.viewport().rect()).boundingRect()
@@ -813,7 +812,7 @@ class GraphView(QGraphicsView):
             current = self.current
         else:
             current = min(selected, default=None)
-        self._set_current(current)
+        self.set_current(current)
         self.node_selected.emit(current or "")
 
     def _draw_overlay(self, node_id: str | None) -> None:
@@ -967,9 +966,6 @@ class GraphView(QGraphicsView):
             self.minimap.update()
         self._place_overlays()
 
-    # -- export ----------------------------------------------------------------------
-    #: An exported image is at most this many pixels on its longest side.
-    MAX_EXPORT_PIXELS = 16000
 
     def drawing_rect(self) -> QRectF:
         """The whole drawing (every box and edge) with a small margin, in scene coordinates."""
@@ -999,76 +995,6 @@ class GraphView(QGraphicsView):
             return list(self.display.edges)
         return [(u, v) for u, v in self.display.edges if u in passing and v in passing]
 
-    def _export_extent(self) -> tuple[float, float]:
-        """The exported picture's size in scene units: the drawing, and the legend under it."""
-        rect = self.drawing_rect()
-        legend = legend_size(self.colour_mode)
-        return max(rect.width(), legend.width() + 16), rect.height() + legend.height() + 16
-
-    def export_scale(self, scale: float) -> float:
-        """``scale`` reduced so that the image stays within :data:`MAX_EXPORT_PIXELS` on its longest side.
-
-        The same extent as :meth:`export_size` (legend and margin included),
-        and half a pixel to spare, so that rounding up never passes the limit.
-        """
-        longest = max(*self._export_extent(), 1.0)
-        return min(scale, (self.MAX_EXPORT_PIXELS - 0.5) / longest)
-
-    def _paint_export(self, painter: QPainter, scale: float) -> None:
-        """The whole graph, without selection marks, and the legend under it."""
-        rect = self.drawing_rect()
-        legend = legend_size(self.colour_mode)
-        painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-        painter.fillRect(QRectF(0, 0, rect.width() * scale, (rect.height() + legend.height() + 16) * scale),
-                         QColor("#0d1117" if self._dark else "#ffffff"))
-        selected = self.selected_nodes()
-        current = self.current
-        scene = self.scene()
-        scene.blockSignals(True)
-        scene.clearSelection()
-        self._set_current(None)
-        try:
-            scene.render(painter, QRectF(0, 0, rect.width() * scale, rect.height() * scale), rect)
-        finally:
-            for node_id in selected:
-                self.items_by_id[node_id].setSelected(True)
-            scene.blockSignals(False)
-            self._set_current(current)
-        painter.save()
-        painter.scale(scale, scale)
-        paint_legend(painter, 8, rect.height() + 8, self.colour_mode, dark=self._dark)
-        painter.restore()
-
-    def export_size(self, scale: float = 1.0) -> tuple[int, int]:
-        width, height = self._export_extent()
-        return math.ceil(width * scale), math.ceil(height * scale)
-
-    def save_png(self, path, scale: float = 2.0) -> bool:
-        """The whole graph (not only what is visible) as a PNG, ``scale`` pixels per unit, with its legend."""
-        from PySide6.QtGui import QImage
-
-        scale = self.export_scale(scale)
-        width, height = self.export_size(scale)
-        image = QImage(max(width, 1), max(height, 1), QImage.Format.Format_ARGB32_Premultiplied)
-        image.fill(QColor("#0d1117" if self._dark else "#ffffff"))
-        painter = QPainter(image)
-        self._paint_export(painter, scale)
-        painter.end()
-        return image.save(str(path), "PNG")
-
-    def save_svg(self, path) -> None:
-        """The whole graph as SVG (vector: boxes, text and edges stay sharp), with its legend."""
-        from PySide6.QtSvg import QSvgGenerator
-
-        width, height = self.export_size(1.0)
-        generator = QSvgGenerator()
-        generator.setFileName(str(path))
-        generator.setSize(QSize(width, height))
-        generator.setViewBox(QRectF(0, 0, width, height))
-        generator.setTitle(_tr("gradexplorer autograd graph"))
-        painter = QPainter(generator)
-        self._paint_export(painter, 1.0)
-        painter.end()
 
     # -- zoom ------------------------------------------------------------------------
     def zoom_by(self, factor: float) -> None:

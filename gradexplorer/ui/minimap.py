@@ -66,7 +66,7 @@ class Minimap(QWidget):
                 colour.setAlpha(60)
             entry = by_colour.setdefault(colour.rgba(), (colour, []))
             entry[1].append(item._rect.translated(item.pos()))
-        painter.setPen(QPen(QColor("#8b949e" if self.view._dark else "#57606a"), 0))
+        painter.setPen(QPen(QColor("#8b949e" if self.view.dark else "#57606a"), 0))
         for colour, rects in by_colour.values():
             painter.setBrush(colour)
             painter.drawRects(rects)
@@ -99,7 +99,7 @@ class Minimap(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(QColor("#8c959f"), 1.0))
         # The palette's background (dark or light), as the legend's.
-        painter.setBrush(QColor(22, 27, 34, 245) if self.view._dark else QColor(255, 255, 255, 245))
+        painter.setBrush(QColor(22, 27, 34, 245) if self.view.dark else QColor(255, 255, 255, 245))
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
         if self._pixmap is not None:
             painter.drawPixmap(self._target.topLeft(), self._pixmap)

@@ -356,17 +356,17 @@ class SessionFiles:
                 window.status.setText(_tr("Exporting {name}…").format(name=path.name))
                 window.jobs.run_and_wait(f"export-{kind}", lambda: writer(cap, path))
             elif kind == "png":
-                used = window.graph_view.export_scale(scale)
-                if not window.graph_view.save_png(path, scale):
+                used = window.graph_view.exporter.export_scale(scale)
+                if not window.graph_view.exporter.save_png(path, scale):
                     raise OSError(_tr("could not write {path}").format(path=path))
                 if used < scale:
-                    width, height = window.graph_view.export_size(used)
+                    width, height = window.graph_view.exporter.export_size(used)
                     window.status.setText(_tr("Exported {name} at {used:.2f}× ({width}×{height} px, the most a PNG "
                                               "gets here; SVG keeps every detail)").format(
                         name=path.name, used=used, width=width, height=height))
                     return True
             elif kind == "svg":
-                window.graph_view.save_svg(path)
+                window.graph_view.exporter.save_svg(path)
         except Exception as exc:  # noqa: BLE001 - any failure is a message; the picture stays
             why = getattr(exc, "strerror", None) or (str(exc) if isinstance(exc, OSError)
                                                      else f"{type(exc).__name__}: {exc}")

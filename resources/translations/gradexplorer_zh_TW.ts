@@ -382,6 +382,14 @@
     </message>
   </context>
   <context>
+    <name>graph_export</name>
+    <message>
+      <location filename="../../gradexplorer/ui/graph_export.py" />
+      <source>gradexplorer autograd graph</source>
+      <translation>gradexplorer autograd 圖</translation>
+    </message>
+  </context>
+  <context>
     <name>graph_navigator</name>
     <message>
       <location filename="../../gradexplorer/ui/graph_navigator.py" />
@@ -525,11 +533,6 @@
       <location filename="../../gradexplorer/ui/graph_view.py" />
       <source>{count} edges</source>
       <translation>{count} 條邊</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/graph_view.py" />
-      <source>gradexplorer autograd graph</source>
-      <translation>gradexplorer autograd 圖</translation>
     </message>
   </context>
   <context>

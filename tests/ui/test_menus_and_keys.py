@@ -91,11 +91,11 @@ def test_a_png_export_of_a_tall_graph_stays_within_the_stated_size(qtbot, window
                                "    y = y * 1.0001\ny.sum().backward()\n")
     run_and_wait(qtbot, window)
     view = window.graph_view
-    assert view.export_size(2.0)[1] > view.MAX_EXPORT_PIXELS  # the drawing is taller than the limit at 2x
+    assert view.exporter.export_size(2.0)[1] > view.exporter.MAX_EXPORT_PIXELS  # the drawing is taller than the limit at 2x
     assert window.files.export("png", tmp_path / "tall", scale=2.0)
     image = QImage(str(tmp_path / "tall.png"))
-    assert 0 < image.height() <= view.MAX_EXPORT_PIXELS and image.width() <= view.MAX_EXPORT_PIXELS
-    assert image.height() >= view.MAX_EXPORT_PIXELS - 2  # scaled down to the limit, not far below it
+    assert 0 < image.height() <= view.exporter.MAX_EXPORT_PIXELS and image.width() <= view.exporter.MAX_EXPORT_PIXELS
+    assert image.height() >= view.exporter.MAX_EXPORT_PIXELS - 2  # scaled down to the limit, not far below it
 
 
 def test_a_reopened_session_selects_its_node_inside_a_folded_box(qtbot, window, tmp_path):

@@ -169,7 +169,7 @@ def test_exported_svg_holds_every_node_and_the_legend(qtbot, window, tmp_path):
         assert line in texts, line
     assert window.files.export("png", tmp_path / "resnet", scale=1.0)
     image = QImage(str(tmp_path / "resnet.png"))
-    width, height = view.export_size(1.0)
+    width, height = view.exporter.export_size(1.0)
     assert (image.width(), image.height()) == (width, height)
     visible = view.mapToScene(view.viewport().rect()).boundingRect()  # the zoomed-in part on screen
     assert image.height() > 2 * visible.height()

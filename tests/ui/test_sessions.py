@@ -134,12 +134,12 @@ def test_exports(qtbot, window, tmp_path):
     assert "digraph autograd" in (tmp_path / "g.dot").read_text()
     assert "<svg" in (tmp_path / "v.svg").read_text()
     image = QImage(str(tmp_path / "v.png"))
-    assert (image.width(), image.height()) == window.graph_view.export_size(2.0)  # the resolution asked for
+    assert (image.width(), image.height()) == window.graph_view.exporter.export_size(2.0)  # the resolution asked for
     window.ask_export_scale = lambda: 1.0
     window.ask_export_path = lambda kind: str(tmp_path / "v.png")
     window.export_actions["png"].trigger()
     image = QImage(str(tmp_path / "v.png"))
-    assert (image.width(), image.height()) == window.graph_view.export_size(1.0)
+    assert (image.width(), image.height()) == window.graph_view.exporter.export_size(1.0)
     assert json.loads((tmp_path / "g.json").read_text())["nodes"]
     assert "e.backward()" in (tmp_path / "s.py").read_text()
 
