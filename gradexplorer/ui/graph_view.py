@@ -20,9 +20,8 @@ and the export draws the whole graph (not the viewport) with that legend.
 
 from __future__ import annotations
 
-import bisect
 
-from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -35,7 +34,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsOpacityEffect,
     QGraphicsPathItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
@@ -63,6 +61,7 @@ from .legend import (
     paint_nan_tag,
 )
 from .language import translator_for
+from .corner_overlays import CornerOverlays
 from .graph_export import GraphExport
 from .minimap import Minimap
 
@@ -362,19 +361,6 @@ class EdgeLabels(QGraphicsItem):
                 painter.drawText(point + QPointF(0, CAPTION_PIXELS / 3), text)
 
 
-def _set_opacity(widget, opacity: float) -> None:
-    """Draw ``widget`` (the legend, the minimap) at ``opacity``; 1.0 drops the effect."""
-    effect = widget.graphicsEffect()
-    if opacity >= 1.0:
-        if effect is not None:
-            widget.setGraphicsEffect(None)
-        return
-    if not isinstance(effect, QGraphicsOpacityEffect):
-        effect = QGraphicsOpacityEffect(widget)
-        widget.setGraphicsEffect(effect)
-    effect.setOpacity(opacity)
-
-
 def _edge_path(path: QPainterPath, ux: float, uy: float, vx: float, vy: float, via=()) -> None:
     """An edge from the bottom of u's box to the top of v's, with an arrowhead.
 
@@ -436,7 +422,6 @@ class GraphView(QGraphicsView):
         self._overlay: list[QGraphicsItem] = []
         self._edge_items: list[QGraphicsItem] = []
         self._drawing_rect: QRectF | None = None  # computed once per drawing
-        self._rows: tuple | None = None  # the boxes by layer, for boxes_under (computed once per drawing)
         self._fitted = False  # the view shows Fit's picture and follows resizes (until the user zooms)
         #: The current node (inspector, Ctrl+K, Ctrl+E); the selection may hold more.
         self.current: str | None = None
@@ -464,8 +449,10 @@ class GraphView(QGraphicsView):
         self.minimap = Minimap(self)
         self.minimap.setVisible(False)
         self.minimap_wanted = True  # View > Show Minimap
-        self.horizontalScrollBar().valueChanged.connect(self._on_view_moved)
-        self.verticalScrollBar().valueChanged.connect(self._on_view_moved)
+        #: Where the legend and the minimap sit (ui.corner_overlays).
+        self.overlays = CornerOverlays(self, row_slack=NODE_HEIGHT, caption_width=CAPTION_WIDTH)
+        self.horizontalScrollBar().valueChanged.connect(self.overlays.on_view_moved)
+        self.verticalScrollBar().valueChanged.connect(self.overlays.on_view_moved)
 
     # -- content ---------------------------------------------------------------------
     def clear_graph(self) -> None:
@@ -478,7 +465,7 @@ class GraphView(QGraphicsView):
         self._edge_items = []
         self._shape_item = None
         self._drawing_rect = None
-        self._rows = None
+        self.overlays.forget()
         self.items_by_id = {}
         self._graph = None
         self._layout = None
@@ -548,10 +535,10 @@ class GraphView(QGraphicsView):
             self._apply_filter_to_items()
         self.legend.set_mode(self.colour_mode, dark=dark)
         self.legend.setVisible(bool(display.nodes) and self.legend_wanted)
-        self._place_overlays()
+        self.overlays.place()
         self.initial_view()
         self.minimap.refresh()
-        self._update_minimap_visibility()
+        self.overlays.update_minimap()
 
     def set_show_shapes(self, shown: bool) -> None:
         """Write (or stop writing) beside each edge the shape of the tensor it carries in the forward pass."""
@@ -651,7 +638,7 @@ class GraphView(QGraphicsView):
         or ``"diff"`` (a comparison's statuses, from the ``diff`` key of :mod:`~gradexplorer.core.analysis.diff_graph`)."""
         self.colour_mode = mode
         self.legend.set_mode(mode, dark=self.dark)
-        self._place_overlays()
+        self.overlays.place()
         if self._graph is None:
             return
         dark_text = QColor("#1f2328")
@@ -858,113 +845,13 @@ class GraphView(QGraphicsView):
         scene.addItem(overlay)
         self._overlay.append(overlay)
 
-    # -- legend ----------------------------------------------------------------------
-    def set_legend_wanted(self, wanted: bool) -> None:
-        """Show or hide the legend in the corner (exports always carry one)."""
-        self.legend_wanted = wanted
-        self.legend.setVisible(wanted and bool(self.items_by_id))
-        self._place_overlays()
-
-    #: Where the legend and the minimap may sit, in the order they are tried.
-    _CORNERS = {"legend": ("bottom-left", "bottom-right", "top-left", "top-right"),
-                "minimap": ("top-right", "bottom-right", "top-left", "bottom-left")}
-    #: How opaque an overlay is drawn when every corner would cover a box.
-    FADED_OPACITY = 0.25
-
-    def _corner_rect(self, widget, corner: str, size: QSize | None = None) -> QRect:
-        """Where ``widget`` (at ``size``, default its own) sits in ``corner`` of the viewport, in view coordinates."""
-        size = size if size is not None else widget.size()
-        area = self.viewport().geometry()  # inside the frame, above the scroll bar
-        x = area.left() + 8 if corner.endswith("left") else area.right() - size.width() - 8
-        y = area.top() + 8 if corner.startswith("top") else max(area.bottom() - size.height() - 8, area.top() + 8)
-        return QRect(x, y, size.width(), size.height())
-
-    def boxes_under(self, rect: QRect) -> list[str]:
-        """The shown boxes and nodes that ``rect`` (view coordinates) would cover."""
-        if not self.items_by_id or self._layout is None:
-            return []
-        inside = rect.translated(-self.viewport().geometry().topLeft())
-        area = self.mapToScene(inside).boundingRect()
-        # The layout's rows, not the scene: the scene keeps no index (building one made 10,000-item
-        # drawings slow to show), so scene.items(rect) looked at every item, 19 ms a query at 10k nodes,
-        # and the overlays ask a few times per scroll step.
-        if self._rows is None:
-            rows: dict[float, list] = {}
-            for node_id, item in self.items_by_id.items():
-                box = item.mapRectToScene(item._rect)
-                rows.setdefault(box.center().y(), []).append((box.left(), box.right(), box, node_id))
-            ordered = sorted(rows.items())
-            self._rows = ([y for y, _ in ordered], [sorted(row, key=lambda entry: entry[0]) for _, row in ordered])
-        ys, by_row = self._rows
-        first = bisect.bisect_left(ys, area.top() - NODE_HEIGHT)
-        last = bisect.bisect_right(ys, area.bottom() + NODE_HEIGHT)
-        under = []
-        for row in by_row[first:last]:
-            start = max(bisect.bisect_left(row, (area.left() - CAPTION_WIDTH * 2,)) - 1, 0)
-            for left, right, box, node_id in row[start:]:
-                if left > area.right():
-                    break
-                if box.intersects(area) and self.items_by_id[node_id].isVisible():
-                    under.append(node_id)
-        return under
-
-    def _free_corner(self, widget, corners, size: QSize | None = None) -> str | None:
-        """The first of ``corners`` where ``widget`` (at ``size``) covers no box, or None."""
-        return next((c for c in corners if not self.boxes_under(self._corner_rect(widget, c, size))), None)
-
-    def _place_overlays(self) -> None:
-        """The legend and the minimap go to the first corner where they cover no box (never onto
-        each other); the legend folds to a small tab where it would cover one in every corner, and
-        what still covers a box is faded to :attr:`FADED_OPACITY`."""
-        taken: list[QRect] = []
-        for name, widget in (("legend", self.legend), ("minimap", self.minimap)):
-            corners = [c for c in self._CORNERS[name]
-                       if not any(self._corner_rect(widget, c).intersects(t) for t in taken)]
-            corners = corners or list(self._CORNERS[name])
-            if not widget.isVisible():
-                widget.corner = corners[0]
-                widget.move(self._corner_rect(widget, widget.corner).topLeft())
-                continue
-            if widget is self.legend:  # the whole legend where it fits, else its tab
-                free = self._free_corner(widget, corners, widget.full_size())
-                widget.set_compact(free is None)
-                if free is None:
-                    free = self._free_corner(widget, corners)
-            else:
-                free = self._free_corner(widget, corners)
-            widget.corner = free or corners[0]
-            rect = self._corner_rect(widget, widget.corner)
-            widget.move(rect.topLeft())
-            _set_opacity(widget, 1.0 if free else self.FADED_OPACITY)
-            taken.append(rect)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
-        self._place_overlays()
+        self.overlays.place()
         if self._fitted and self.items_by_id:  # the first picture follows the window until the user zooms
             self.fit()
-        self._update_minimap_visibility()
-
-    # -- minimap ---------------------------------------------------------------------
-    def set_minimap_wanted(self, wanted: bool) -> None:
-        """Show or hide the minimap (it shows only when the drawing is bigger than the view)."""
-        self.minimap_wanted = wanted
-        self._update_minimap_visibility()
-
-    def _update_minimap_visibility(self) -> None:
-        shown = self.mapToScene(self.viewport().rect()).boundingRect()
-        drawing = self.drawing_rect()
-        # Bigger than the view: less than 90% of its width or height on screen (its margins aside).
-        bigger = not drawing.isEmpty() and (shown.width() < 0.9 * drawing.width() or
-                                            shown.height() < 0.9 * drawing.height())
-        self.minimap.setVisible(self.minimap_wanted and bigger and bool(self.items_by_id))
-        self.minimap.update()
-        self._place_overlays()
-
-    def _on_view_moved(self, _value: int = 0) -> None:
-        if self.minimap.isVisible():
-            self.minimap.update()
-        self._place_overlays()
+        self.overlays.update_minimap()
 
 
     def drawing_rect(self) -> QRectF:
@@ -1001,7 +888,7 @@ class GraphView(QGraphicsView):
         current = self.transform().m11()
         target = min(max(current * factor, 0.02), 8.0)
         self.scale(target / current, target / current)
-        self._update_minimap_visibility()
+        self.overlays.update_minimap()
 
     def zoom_level(self) -> float:
         return self.transform().m11()
@@ -1046,7 +933,7 @@ class GraphView(QGraphicsView):
         else:
             self.centerOn(x, rect.top() + visible.height() / 2)
         self._fitted = True
-        self._update_minimap_visibility()
+        self.overlays.update_minimap()
 
     def initial_view(self) -> None:
         """The first picture: :meth:`fit`, fitted again as the view grows or shrinks until the user zooms."""

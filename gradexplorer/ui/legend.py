@@ -238,7 +238,7 @@ class LegendWidget(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.mode = "kind"
         self.dark = False
-        #: The view's corner it sits in: the first that covers no box (``GraphView._place_overlays``).
+        #: The view's corner it sits in: the first that covers no box (``CornerOverlays.place``).
         self.corner = "bottom-left"
         #: Folded to a small "Legend" tab (its lines in the tooltip) where the whole legend would cover a box.
         self.compact = False

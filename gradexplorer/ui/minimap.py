@@ -34,7 +34,7 @@ class Minimap(QWidget):
         self._pixmap: QPixmap | None = None
         self._source = QRectF()  # the scene rectangle the pixmap shows
         self._target = QRectF()  # where the pixmap is drawn in this widget
-        #: The view's corner it sits in (``GraphView._place_overlays``).
+        #: The view's corner it sits in (``CornerOverlays.place``).
         self.corner = "top-right"
         self.resize(self.SIZE)
 

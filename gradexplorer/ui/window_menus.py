@@ -240,9 +240,9 @@ def _view_menu(window, menu) -> None:
     window.values_action = _toggle(window, _tr("Values on the Graph"), False, window.graph_view.set_show_values,
                                    _tr("Show each node's forward value (shape, range) and gradient norm above it"))
     window.values_action.setShortcut(QKeySequence("Ctrl+Shift+V"))
-    window.legend_action = _toggle(window, _tr("Show Legend"), True, window.graph_view.set_legend_wanted,
+    window.legend_action = _toggle(window, _tr("Show Legend"), True, window.graph_view.overlays.set_legend_wanted,
                                    _tr("What the colours and borders of the graph mean (drawn into exports too)"))
-    window.minimap_action = _toggle(window, _tr("Show Minimap"), True, window.graph_view.set_minimap_wanted,
+    window.minimap_action = _toggle(window, _tr("Show Minimap"), True, window.graph_view.overlays.set_minimap_wanted,
                                     _tr("A small picture of the whole graph when it is bigger than the view"))
     window.shapes_action = _toggle(window, _tr("Shapes on Edges"), False, window.graph_view.set_show_shapes,
                                    _tr("Write the shape of the tensor each edge carries in the forward pass beside it"))

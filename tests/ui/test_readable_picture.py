@@ -114,7 +114,7 @@ def test_the_legend_and_the_minimap_never_cover_a_box(qtbot, window):
     for node_id in sample:
         for default in (view.legend, view.minimap):
             # Move the view so that this box lies where the overlay sits by default (its first corner).
-            target = view._corner_rect(default, view._CORNERS["legend" if default is view.legend else "minimap"][0])
+            target = view.overlays.corner_rect(default, view.overlays.CORNERS["legend" if default is view.legend else "minimap"][0])
             target = target.translated(-view.viewport().geometry().topLeft()).center()
             centre = view.viewport().rect().center()
             box = view.items_by_id[node_id].sceneBoundingRect().center()
