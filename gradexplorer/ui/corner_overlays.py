@@ -64,7 +64,7 @@ class CornerOverlays:
 
     def boxes_under(self, rect: QRect) -> list[str]:
         """The shown boxes and nodes that ``rect`` (view coordinates) would cover."""
-        if not self.view.items_by_id or self.view._layout is None:
+        if not self.view.items_by_id or self.view.drawn_layout is None:
             return []
         inside = rect.translated(-self.view.viewport().geometry().topLeft())
         area = self.view.mapToScene(inside).boundingRect()

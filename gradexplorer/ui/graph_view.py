@@ -21,22 +21,19 @@ and the export draws the whole graph (not the viewport) with that legend.
 from __future__ import annotations
 
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
     QKeySequence,
     QPainter,
-    QPainterPath,
     QPalette,
     QPen,
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
-    QGraphicsPathItem,
     QGraphicsScene,
-    QGraphicsSimpleTextItem,
     QGraphicsView,
     QStyleOptionGraphicsItem,
 )
@@ -63,24 +60,13 @@ from .legend import (
 from .language import translator_for
 from .corner_overlays import CornerOverlays
 from .graph_export import GraphExport
+from .edge_drawing import EdgeDrawing
+from .graph_sizes import CAPTION_HEIGHT, CAPTION_PIXELS, CAPTION_WIDTH, LABEL_PIXELS, MIN_TEXT_PIXELS, NODE_HEIGHT
 from .minimap import Minimap
 
 __all__ = ["GraphView", "NodeItem", "node_style"]
 
 _tr = translator_for(__name__)
-
-NODE_HEIGHT = 36.0
-#: The value caption ("Values on the graph") sits in the gap above a box, where the edge carrying
-#: the node's forward value arrives: this tall, at most this wide.
-CAPTION_HEIGHT = 13.0
-CAPTION_WIDTH = 190.0
-#: Text sizes in scene units (pixels at 100% zoom), not points: what a first picture shows then does
-#: not depend on the screen's DPI setting, and the readable zoom below follows from them.
-LABEL_PIXELS = 11
-CAPTION_PIXELS = 11
-#: No text of a first picture (or of Fit) is drawn smaller than this many screen pixels.
-MIN_TEXT_PIXELS = 10
-_BAND_LAYERS = 6
 
 
 def node_style(attrs: dict, *, passes_ran: bool) -> tuple[str, bool, bool, bool]:
@@ -312,80 +298,6 @@ class GroupItem(NodeItem):
             view.group_activated.emit(self.group.path)
 
 
-def _forward_shape(graph, consumer: str, producer: str) -> str | None:
-    """``"16×8"``: the shape of the producer's output the consumer took in the forward pass (the gradient
-    edge's ``input_nr``), from the producer's recorded outputs (a leaf: its variable; an output made inside
-    an op and never recorded: the gradient a pass handed it, which autograd keeps to that shape)."""
-    attrs = graph.nodes[producer]
-    nr = graph.edges[consumer, producer].get("input_nr", 0) if graph.has_edge(consumer, producer) else 0
-    outputs = attrs.get("outputs") or ()
-    record = outputs[nr] if nr < len(outputs) else (attrs.get("variable") if attrs.get("kind") == "leaf" else None)
-    if record is None:  # made inside an op (linear's weight.t()): the gradient it received has the same shape
-        flows = (attrs.get("grads") or {}).values()
-        record = next((f.outputs[nr] for f in flows if nr < len(f.outputs) and f.outputs[nr] is not None), None)
-    if record is None:
-        return None
-    return "×".join(map(str, record.shape)) if record.shape else "scalar"
-
-
-class EdgeLabels(QGraphicsItem):
-    """Every edge's shape label in one item: painted only where the view exposes them (10,000 edges cost
-    one item, not 10,000)."""
-
-    def __init__(self, labels, dark: bool, colour: QColor | None = None) -> None:
-        super().__init__()
-        #: ``edge -> text`` (tests read them).
-        self.labels = {edge: text for edge, _, text in labels}
-        self._placed = [(point, text) for _, point, text in labels]
-        self._colour = colour if colour is not None else QColor("#8b949e" if dark else "#57606a")
-        xs = [p.x() for p, _ in self._placed] or [0.0]
-        ys = [p.y() for p, _ in self._placed] or [0.0]
-        self._bounds = QRectF(min(xs) - 4, min(ys) - CAPTION_PIXELS, max(xs) - min(xs) + 200,
-                              max(ys) - min(ys) + 2 * CAPTION_PIXELS)
-        self.setZValue(-0.5)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
-
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        return self._bounds
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        if option.levelOfDetailFromTransform(painter.worldTransform()) < 0.25:
-            return
-        font = QFont(painter.font())
-        font.setPixelSize(CAPTION_PIXELS)
-        painter.setFont(font)
-        painter.setPen(self._colour)
-        exposed = option.exposedRect.adjusted(-200, -CAPTION_PIXELS, 0, CAPTION_PIXELS)
-        for point, text in self._placed:
-            if exposed.contains(point):
-                painter.drawText(point + QPointF(0, CAPTION_PIXELS / 3), text)
-
-
-def _edge_path(path: QPainterPath, ux: float, uy: float, vx: float, vy: float, via=()) -> None:
-    """An edge from the bottom of u's box to the top of v's, with an arrowhead.
-
-    Between two layers it is a vertical S-curve; a long edge passes through
-    its waypoints (``via``, from the layout), straight down through each
-    layer it crosses, so it goes around the boxes there, not through them.
-    """
-    half = NODE_HEIGHT / 2
-    x, y = ux, uy + half
-    path.moveTo(x, y)
-    for wx, wy in via:
-        top = wy - half
-        bend = max((top - y) / 2, 10.0)
-        path.cubicTo(x, y + bend, wx, top - bend, wx, top)
-        x, y = wx, wy + half
-        path.lineTo(x, y)
-    by = vy - half - 4
-    bend = max((by - y) / 2, 20.0 if not via else 10.0)
-    path.cubicTo(x, y + bend, vx, by - bend, vx, by)
-    path.moveTo(vx - 4, by - 2)
-    path.lineTo(vx + 4, by - 2)
-    path.lineTo(vx, by + 4)
-    path.closeSubpath()
-
-
 class GraphView(QGraphicsView):
     """Draws a capture graph and lets the user pan, zoom and select nodes.
 
@@ -419,8 +331,8 @@ class GraphView(QGraphicsView):
         self.dark = False
         self._graph = None
         self._layout: Layout | None = None
-        self._overlay: list[QGraphicsItem] = []
-        self._edge_items: list[QGraphicsItem] = []
+        #: The edges, the current node's edges and the shapes on edges (ui.edge_drawing).
+        self.edges = EdgeDrawing(self)
         self._drawing_rect: QRectF | None = None  # computed once per drawing
         self._fitted = False  # the view shows Fit's picture and follows resizes (until the user zooms)
         #: The current node (inspector, Ctrl+K, Ctrl+E); the selection may hold more.
@@ -434,8 +346,6 @@ class GraphView(QGraphicsView):
         #: "Values on the graph": each node's value and gradient norm drawn by it.
         self.show_values = False
         #: "Shapes on edges": the shape of the tensor each edge carries, beside it.
-        self.show_shapes = False
-        self._shape_item: EdgeLabels | None = None
         # Captions of records whose statistics are on their way: painted again a moment later (never wait).
         self._stats_poll = QTimer(self)
         self._stats_poll.setSingleShot(True)
@@ -461,9 +371,7 @@ class GraphView(QGraphicsView):
         (``QGraphicsScene.clear()`` on 10,000 items blocks for a quarter of a
         second; a new scene shows at once.)
         """
-        self._overlay = []
-        self._edge_items = []
-        self._shape_item = None
+        self.edges.forget()
         self._drawing_rect = None
         self.overlays.forget()
         self.items_by_id = {}
@@ -505,7 +413,7 @@ class GraphView(QGraphicsView):
         self.dark = dark
         positions = layout.positions
         nodes = graph.nodes
-        self._draw_edges()
+        self.edges.draw()
         groups = display.groups
         for node_id in display.nodes:
             x, y = positions[node_id]
@@ -540,98 +448,6 @@ class GraphView(QGraphicsView):
         self.minimap.refresh()
         self.overlays.update_minimap()
 
-    def set_show_shapes(self, shown: bool) -> None:
-        """Write (or stop writing) beside each edge the shape of the tensor it carries in the forward pass."""
-        self.show_shapes = shown
-        self._draw_shapes()  # the edges themselves stay: rebuilding 10,000 of them took a second
-
-    def edge_shape_labels(self) -> dict[tuple[str, str], str]:
-        """The shape drawn beside each edge now (empty when Shapes on Edges is off)."""
-        return dict(self._shape_item.labels) if self._shape_item is not None else {}
-
-    def edge_path(self, edges) -> QPainterPath:
-        """One path along ``edges`` (pairs of drawn box ids) as the picture draws them; others are left out."""
-        path = QPainterPath()
-        if self._layout is None:
-            return path
-        positions = self._layout.positions
-        for u, v in edges:
-            if u in positions and v in positions:
-                self._trace_edge(path, u, v)
-        return path
-
-    def _trace_edge(self, path: QPainterPath, u: str, v: str) -> None:
-        """Add the drawn edge ``(u, v)`` to ``path``: from ``u``'s box to ``v``'s, around the boxes between."""
-        positions = self._layout.positions
-        ux, uy = positions[u]
-        vx, vy = positions[v]
-        _edge_path(path, ux, uy, vx, vy, self._layout.routes.get((u, v), ()))
-
-    def edge_label_point(self, u: str, v: str) -> QPointF | None:
-        """Where a label of the drawn edge ``(u, v)`` goes (beside its first segment); None when not drawn."""
-        if self._layout is None or u not in self._layout.positions or v not in self._layout.positions:
-            return None
-        ux, uy = self._layout.positions[u]
-        via = self._layout.routes.get((u, v), ())
-        vx, vy = via[0] if via else self._layout.positions[v]
-        return QPointF((ux + vx) / 2 + 4, (uy + vy) / 2)
-
-    def _edge_shapes(self, edges) -> list[tuple[tuple[str, str], QPointF, str]]:
-        """``(edge, where, "16×8")`` for edges between two nodes (not boxes): the producer's output that the
-        consumer took (the edge's ``input_nr``); a box stands for many tensors and gets none."""
-        graph = self._graph
-        labels = []
-        for u, v in edges:
-            if u not in graph or v not in graph:
-                continue
-            shape = _forward_shape(graph, u, v)
-            if shape is None:
-                continue
-            labels.append(((u, v), self.edge_label_point(u, v), shape))
-        return labels
-
-    def _draw_edges(self) -> None:
-        """(Re)draw the edges as bands of layers; a filter dims or drops edges to nodes outside it."""
-        scene = self.scene()
-        for item in self._edge_items:
-            scene.removeItem(item)
-        self._edge_items = []
-        if self._layout is None or self.display is None:
-            self._draw_shapes()
-            return
-        layer_of = {node_id: i for i, row in enumerate(self._layout.layers) for node_id in row}
-        passing = self._passing_display_ids()
-        bands: dict[tuple[int, bool], QPainterPath] = {}
-        for u, v in self.display.edges:
-            strong = passing is None or (u in passing and v in passing)
-            if not strong and self.filter_mode == "hide":
-                continue
-            key = (layer_of[u] // _BAND_LAYERS, strong)
-            path = bands.get(key)
-            if path is None:
-                path = bands[key] = QPainterPath()
-            self._trace_edge(path, u, v)
-        colour = QColor("#8b949e" if self.dark else "#8c959f")
-        faint = QColor(colour)
-        faint.setAlpha(50)
-        for (_, strong), path in bands.items():
-            pen = QPen(colour if strong else faint, 1.0)
-            pen.setCosmetic(True)
-            item = QGraphicsPathItem(path)
-            item.setPen(pen)
-            item.setZValue(-1)
-            scene.addItem(item)
-            self._edge_items.append(item)
-        self._draw_shapes()
-
-    def _draw_shapes(self) -> None:
-        """(Re)draw the edges' shape labels (Shapes on Edges), for the edges drawn now."""
-        if self._shape_item is not None:
-            self.scene().removeItem(self._shape_item)
-            self._shape_item = None
-        if self.show_shapes and self._layout is not None and self.display is not None:
-            self._shape_item = EdgeLabels(self._edge_shapes(self.drawn_edges()), dark=self.dark)
-            self.scene().addItem(self._shape_item)
 
     def set_colour_mode(self, mode: str) -> None:
         """``"kind"`` (default styles), ``"grad_norm"`` (gradient norm on the fixed log scale of :mod:`.legend`)
@@ -709,10 +525,10 @@ class GraphView(QGraphicsView):
         self.filter_mode = mode
         self._apply_filter_to_items()
         self.minimap.refresh()
-        passing = self._passing_display_ids()
+        passing = self.passing_display_ids()
         return len(self.items_by_id) if passing is None else len(passing)
 
-    def _passing_display_ids(self) -> set[str] | None:
+    def passing_display_ids(self) -> set[str] | None:
         """Drawn boxes and nodes that pass the filter; computed once per filter and drawing.
 
         (Recomputed on every use it cost 30 ms per call on a 50,000-node
@@ -728,12 +544,12 @@ class GraphView(QGraphicsView):
         return self._passing
 
     def _apply_filter_to_items(self) -> None:
-        passing = self._passing_display_ids()
+        passing = self.passing_display_ids()
         for node_id, item in self.items_by_id.items():
             inside = passing is None or node_id in passing
             item.setVisible(inside or self.filter_mode != "hide")
             item.setOpacity(1.0 if inside else 0.22)
-        self._draw_edges()
+        self.edges.draw()
 
     def visible_node_ids(self) -> list[str]:
         """Drawn boxes and nodes a user can see (not hidden by a filter)."""
@@ -760,7 +576,7 @@ class GraphView(QGraphicsView):
         if item is not None:
             item.current = True
             item.update()
-        self._draw_overlay(self.current)
+        self.edges.draw_current(self.current)
 
     def select_node(self, node_id: str | None, *, center: bool = True) -> None:
         """Select ``node_id`` alone (None clears), make it current and centre the view on it."""
@@ -802,49 +618,6 @@ class GraphView(QGraphicsView):
         self.set_current(current)
         self.node_selected.emit(current or "")
 
-    def _draw_overlay(self, node_id: str | None) -> None:
-        scene = self.scene()
-        for item in self._overlay:
-            scene.removeItem(item)
-        self._overlay = []
-        if node_id is None or self._graph is None:
-            return
-        positions = self._layout.positions
-        pen = QPen(QColor("#0969da"), 2.0)
-        pen.setCosmetic(True)
-        path = QPainterPath()
-        font = QFont()
-        font.setPointSizeF(8)
-        edges = [(node_id, v) for v in self._succ.get(node_id, ())]
-        edges += [(u, node_id) for u in self._pred.get(node_id, ())]
-        graph_edges = self._graph.edges
-        for u, v in edges:
-            start, end = QPointF(*positions[u]), QPointF(*positions[v])
-            via = self._layout.routes.get((u, v), ())
-            _edge_path(path, start.x(), start.y(), end.x(), end.y(), via)
-            if (u, v) in graph_edges:
-                data = graph_edges[u, v]
-                text = "slot " + ",".join(str(s) for s in data["slots"])
-                tip = f"{u} -> {v}: next_functions[{data['slot']}], input_nr {data['input_nr']}"
-            else:  # an edge to or from a module box stands for several
-                count = self.display.edge_counts.get((u, v), 1)
-                text = _tr("{count} edges").format(count=count) if count > 1 else _tr("1 edge")
-                tip = f"{u} -> {v}: {text}"
-            label = QGraphicsSimpleTextItem(text)
-            label.setFont(font)
-            label.setBrush(QColor("#0969da"))
-            towards = via[0][0] if via else end.x()
-            label.setPos(start.x() + (towards - start.x()) * 0.25 + 4, start.y() + NODE_HEIGHT / 2 + 2)
-            label.setZValue(3)
-            label.setToolTip(tip)
-            scene.addItem(label)
-            self._overlay.append(label)
-        overlay = QGraphicsPathItem(path)
-        overlay.setPen(pen)
-        overlay.setZValue(2)
-        scene.addItem(overlay)
-        self._overlay.append(overlay)
-
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
@@ -853,6 +626,21 @@ class GraphView(QGraphicsView):
             self.fit()
         self.overlays.update_minimap()
 
+
+    @property
+    def drawn_graph(self):
+        """The graph whose nodes are drawn (attributes read by the edges' labels), None when nothing is."""
+        return self._graph
+
+    @property
+    def drawn_layout(self) -> Layout | None:
+        """Where each drawn box is and how the edges go around the others, None when nothing is drawn."""
+        return self._layout
+
+    def edges_of(self, node_id: str) -> list[tuple[str, str]]:
+        """The drawn edges into and out of ``node_id`` (a node or a box): ``(consumer, input)`` pairs."""
+        return ([(node_id, v) for v in self._succ.get(node_id, ())]
+                + [(u, node_id) for u in self._pred.get(node_id, ())])
 
     def drawing_rect(self) -> QRectF:
         """The whole drawing (every box and edge) with a small margin, in scene coordinates."""
@@ -877,7 +665,7 @@ class GraphView(QGraphicsView):
         """The edges drawn now (a filter that hides leaves out the edges of hidden boxes)."""
         if self.display is None:
             return []
-        passing = self._passing_display_ids()
+        passing = self.passing_display_ids()
         if passing is None or self.filter_mode != "hide":
             return list(self.display.edges)
         return [(u, v) for u, v in self.display.edges if u in passing and v in passing]

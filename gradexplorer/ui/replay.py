@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QColor, QPen
 from PySide6.QtWidgets import QComboBox, QGraphicsPathItem, QLabel, QSlider, QToolBar
 
 from ..core.analysis.replay import Replay, replay_of, step_text
-from .graph_view import EdgeLabels
+from .edge_drawing import EdgeLabels
 from .language import phrase_text, translator_for
 
 __all__ = ["ReplayBar", "ReplayController"]
@@ -213,11 +213,11 @@ class ReplayController(QObject):
         colour = QColor(FLOW_COLOUR)
         pen = QPen(colour, 3.0)
         pen.setCosmetic(True)
-        path_item = QGraphicsPathItem(view.edge_path(edges))
+        path_item = QGraphicsPathItem(view.edges.edge_path(edges))
         path_item.setPen(pen)
         path_item.setZValue(-0.25)
         labels = [((u, v), point, "none" if g is None else g.short(width=24)) for u, v, g in sent
-                  if (point := view.edge_label_point(u, v)) is not None]
+                  if (point := view.edges.edge_label_point(u, v)) is not None]
         label_item = EdgeLabels(labels, dark=False, colour=colour)
         for item in (path_item, label_item):
             view.scene().addItem(item)

@@ -244,7 +244,7 @@ def _view_menu(window, menu) -> None:
                                    _tr("What the colours and borders of the graph mean (drawn into exports too)"))
     window.minimap_action = _toggle(window, _tr("Show Minimap"), True, window.graph_view.overlays.set_minimap_wanted,
                                     _tr("A small picture of the whole graph when it is bigger than the view"))
-    window.shapes_action = _toggle(window, _tr("Shapes on Edges"), False, window.graph_view.set_show_shapes,
+    window.shapes_action = _toggle(window, _tr("Shapes on Edges"), False, window.graph_view.edges.set_show_shapes,
                                    _tr("Write the shape of the tensor each edge carries in the forward pass beside it"))
     for action in (window.values_action, window.shapes_action, window.legend_action, window.minimap_action):
         view_menu.addAction(action)

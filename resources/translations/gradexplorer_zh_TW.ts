@@ -251,6 +251,19 @@
     </message>
   </context>
   <context>
+    <name>edge_drawing</name>
+    <message>
+      <location filename="../../gradexplorer/ui/edge_drawing.py" />
+      <source>1 edge</source>
+      <translation>1 條邊</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/ui/edge_drawing.py" />
+      <source>{count} edges</source>
+      <translation>{count} 條邊</translation>
+    </message>
+  </context>
+  <context>
     <name>editor</name>
     <message>
       <location filename="../../gradexplorer/ui/editor.py" />
@@ -523,16 +536,6 @@
       <location filename="../../gradexplorer/ui/graph_view.py" />
       <source>Autograd graph</source>
       <translation>Autograd 圖</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/graph_view.py" />
-      <source>1 edge</source>
-      <translation>1 條邊</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/ui/graph_view.py" />
-      <source>{count} edges</source>
-      <translation>{count} 條邊</translation>
     </message>
   </context>
   <context>

@@ -238,7 +238,7 @@ def test_selected_node_edges_show_slots(qtbot, window):
     window.example_actions["03_next_functions"].trigger()
     run_and_wait(qtbot, window)
     click_node(qtbot, window, "e")
-    labels = sorted(item.text() for item in window.graph_view._overlay if hasattr(item, "text"))
+    labels = sorted(item.text() for item in window.graph_view.edges.current_items if hasattr(item, "text"))
     assert labels == ["slot 0", "slot 1"]
 
 

@@ -348,7 +348,7 @@ def drawn_edge_lines(view) -> list[list[tuple[float, float]]]:
     triangle); the curves are kept, in scene coordinates.
     """
     lines = []
-    for item in view._edge_items:
+    for item in view.edges.band_items:
         for polygon in item.path().toSubpathPolygons():
             points = [(polygon.at(i).x(), polygon.at(i).y()) for i in range(polygon.size())]
             if len(points) <= 4 and points[0] == points[-1]:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 from gradexplorer.core.analysis.grouping import GROUP_PREFIX
 from gradexplorer.resources import read_example
-from gradexplorer.ui.graph_view import MIN_TEXT_PIXELS
+from gradexplorer.ui.graph_sizes import MIN_TEXT_PIXELS
 
 from .conftest import run_and_wait
 
@@ -221,10 +221,10 @@ def test_shapes_on_edges_are_the_tensors_the_forward_pass_carried(qtbot, window)
     window.editor.setPlainText(SHAPES_PROGRAM)
     result = run_and_wait(qtbot, window)
     view = window.graph_view
-    assert view.edge_shape_labels() == {}
+    assert view.edges.edge_shape_labels() == {}
     without = view.viewport().grab().toImage()
     window.shapes_action.trigger()
-    labels = view.edge_shape_labels()
+    labels = view.edges.edge_shape_labels()
     assert view.viewport().grab().toImage() != without  # the labels are painted
     graph = result.shown_graph
     assert len(labels) == len(view.display.edges) > 5
@@ -234,4 +234,4 @@ def test_shapes_on_edges_are_the_tensors_the_forward_pass_carried(qtbot, window)
         assert text in truth[ops], (ops, text, truth[ops])
     assert {"4×5", "5×3", "4×2", "4×3"} <= set(labels.values())  # h, W1 and the two parts of the split
     window.shapes_action.trigger()
-    assert view.edge_shape_labels() == {} and view.viewport().grab().toImage() == without
+    assert view.edges.edge_shape_labels() == {} and view.viewport().grab().toImage() == without
