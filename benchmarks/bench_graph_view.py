@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         app.processEvents()  # the view's own first paint, plus deleting a previous scene
         events_s = time.perf_counter() - start
         first_paint = render(view)
-        view.zoom_by(8.0)
+        view.zoom.scale_by(8.0)
         view.centerOn(QPointF(*layout.positions[cap.graph.graph["roots"][0]]))
         zoomed_paint = render(view)
         rows.append({"layout": layout_s, "scene": scene_s, "paint": first_paint, "zoomed": zoomed_paint,

@@ -181,7 +181,7 @@ def replay_pictures(window, app, folder: Path) -> None:
 
     folder.mkdir(parents=True, exist_ok=True)
     _run(window, SEED_LESSON)
-    window.graph_view.fit()
+    window.graph_view.zoom.fit()
     bar = window.replay.bar
     for step in range(5):
         bar.forward_action.trigger()

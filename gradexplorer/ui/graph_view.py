@@ -60,8 +60,9 @@ from .legend import (
 from .language import translator_for
 from .corner_overlays import CornerOverlays
 from .graph_export import GraphExport
+from .graph_zoom import ViewZoom
 from .edge_drawing import EdgeDrawing
-from .graph_sizes import CAPTION_HEIGHT, CAPTION_PIXELS, CAPTION_WIDTH, LABEL_PIXELS, MIN_TEXT_PIXELS, NODE_HEIGHT
+from .graph_sizes import CAPTION_HEIGHT, CAPTION_PIXELS, CAPTION_WIDTH, LABEL_PIXELS, NODE_HEIGHT
 from .minimap import Minimap
 
 __all__ = ["GraphView", "NodeItem", "node_style"]
@@ -334,7 +335,8 @@ class GraphView(QGraphicsView):
         #: The edges, the current node's edges and the shapes on edges (ui.edge_drawing).
         self.edges = EdgeDrawing(self)
         self._drawing_rect: QRectF | None = None  # computed once per drawing
-        self._fitted = False  # the view shows Fit's picture and follows resizes (until the user zooms)
+        #: Fit, the first picture's readable zoom, the user's zoom (ui.graph_zoom).
+        self.zoom = ViewZoom(self)
         #: The current node (inspector, Ctrl+K, Ctrl+E); the selection may hold more.
         self.current: str | None = None
         self._pressed: str | None = None
@@ -622,8 +624,8 @@ class GraphView(QGraphicsView):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self.overlays.place()
-        if self._fitted and self.items_by_id:  # the first picture follows the window until the user zooms
-            self.fit()
+        if self.zoom.fitted and self.items_by_id:  # the first picture follows the window until the user zooms
+            self.zoom.fit()
         self.overlays.update_minimap()
 
 
@@ -672,93 +674,26 @@ class GraphView(QGraphicsView):
 
 
     # -- zoom ------------------------------------------------------------------------
-    def zoom_by(self, factor: float) -> None:
-        current = self.transform().m11()
-        target = min(max(current * factor, 0.02), 8.0)
-        self.scale(target / current, target / current)
-        self.overlays.update_minimap()
 
-    def zoom_level(self) -> float:
-        return self.transform().m11()
-
-    #: Below this zoom, text is under :data:`MIN_TEXT_PIXELS` on screen: Fit and a first picture never go
-    #: smaller (a drawing wider than the view then scrolls sideways; it opens on its root).
-    READABLE_ZOOM = MIN_TEXT_PIXELS / min(LABEL_PIXELS, CAPTION_PIXELS)
-    #: Small graphs are not blown up beyond this.
-    LARGEST_FIT_ZOOM = 1.5
-
-    def fit(self) -> None:
-        """The whole drawing if it is readable so; otherwise fit its width (readably) and show its top.
-
-        A tall autograd graph fitted whole is a sliver of unreadable boxes;
-        fitted by width it reads, and the height scrolls (roots first).
-        """
-        rect = self.drawing_rect()
-        if rect.isEmpty():
-            return
-        area = self.viewport().rect()
-        if self.legend_wanted and self.items_by_id:  # keep the bottom of the drawing clear of the legend
-            area = area.adjusted(0, 0, 0, -(self.legend.height() + 8))
-        whole = min(area.width() / rect.width(), area.height() / rect.height())
-        zoom = min(whole, self.LARGEST_FIT_ZOOM)
-        if zoom < self.READABLE_ZOOM:  # fitted by width, at most 100%: a chain would come out huge
-            zoom = min(max(area.width() / rect.width(), self.READABLE_ZOOM), max(1.0, self.READABLE_ZOOM))
-        # Room to scroll on every side, so that the drawing can sit clear of the legend even
-        # when it is smaller than the view (Qt centres a scene that fits and ignores centerOn).
-        margin_x, margin_y = self.viewport().width() / zoom, self.viewport().height() / zoom
-        self.setSceneRect(rect.adjusted(-margin_x, -margin_y, margin_x, margin_y))
-        self.zoom_by(zoom / self.zoom_level())
-        visible = self.mapToScene(self.viewport().rect()).boundingRect()
-        usable = area.height() / zoom  # the part above the legend, in scene units
-        x = rect.center().x()
-        if rect.width() * zoom > area.width():  # wider than the view: start from the root (the top row's first)
-            top = self._layout.layers[0] if self._layout is not None and self._layout.layers else ()
-            roots = sorted(self._layout.positions[n][0] for n in top if n in self._layout.positions)
-            if roots:
-                x = min(max(roots[0], rect.left() + visible.width() / 2), rect.right() - visible.width() / 2)
-        if usable >= rect.height():  # all of it fits: its top at the top of the usable part
-            self.centerOn(x, rect.top() - (usable - rect.height()) / 2 + visible.height() / 2)
-        else:
-            self.centerOn(x, rect.top() + visible.height() / 2)
-        self._fitted = True
-        self.overlays.update_minimap()
 
     def initial_view(self) -> None:
         """The first picture: :meth:`fit`, fitted again as the view grows or shrinks until the user zooms."""
-        self.fit()
+        self.zoom.fit()
 
-    def user_zoom(self, factor: float) -> None:
-        """Zoom because the user asked (wheel, keys, View menu): the view stops re-fitting on resize."""
-        self._fitted = False
-        self.zoom_by(factor)
-
-    @property
-    def fitted(self) -> bool:
-        """Whether the view shows Fit's picture (and fits again on resize): no zoom by the user since."""
-        return self._fitted
-
-    def restore_zoom(self, zoom: float, *, fitted: bool) -> None:
-        """Back to an earlier ``zoom`` (a redraw, a reopened session); ``fitted``: whether it was Fit's."""
-        self.zoom_by(zoom / max(self.zoom_level(), 1e-9))
-        self._fitted = fitted
-
-    def smallest_text_pixels(self) -> float:
-        """The size on screen, in pixels, of the smallest text drawn now (labels and value captions)."""
-        return self.zoom_level() * min(LABEL_PIXELS, CAPTION_PIXELS)
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
         steps = event.angleDelta().y() / 120.0
         if steps:
-            self.user_zoom(1.2 ** steps)
+            self.zoom.by_user(1.2 ** steps)
         event.accept()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
         if event.matches(QKeySequence.StandardKey.ZoomIn) or event.key() in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
-            self.user_zoom(1.25)
+            self.zoom.by_user(1.25)
         elif event.matches(QKeySequence.StandardKey.ZoomOut) or event.key() == Qt.Key.Key_Minus:
-            self.user_zoom(0.8)
+            self.zoom.by_user(0.8)
         elif event.key() == Qt.Key.Key_F:
-            self.fit()
+            self.zoom.fit()
         else:  # the arrows and Escape are Graph > Go To's shortcuts, bound to this view (window_menus)
             super().keyPressEvent(event)
 

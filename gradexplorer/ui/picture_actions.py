@@ -142,7 +142,7 @@ class PictureActions:
         """Draw the graph on screen with the ``(display, layout)`` that ``make`` computes in a job, keeping the
         zoom; False when the job gave nothing (another one was running, or the capture changed meanwhile)."""
         result = self.view.result
-        zoom, fitted = self.graph_view.zoom_level(), self.graph_view.fitted
+        zoom, fitted = self.graph_view.zoom.level(), self.graph_view.zoom.fitted
         prepared = self.view_job(name, make)
         if prepared is None:
             return False
@@ -150,7 +150,7 @@ class PictureActions:
         self.view.show(display=display, layout=layout)
         self.graph_view.show_graph(result.shown_graph, layout, passes_ran=bool(result.capture.passes),
                                    display=display)
-        self.graph_view.restore_zoom(zoom, fitted=fitted)
+        self.graph_view.zoom.restore(zoom, fitted=fitted)
         self.update_navigator()
         return True
 

@@ -257,7 +257,7 @@ class SessionFiles:
             # Through show_nodes: a node inside a folded module box opens the boxes that hide it.
             window.picture.show_nodes([session.view.selected_node])
         if session.view.zoom:
-            window.graph_view.restore_zoom(session.view.zoom, fitted=False)
+            window.graph_view.zoom.restore(session.view.zoom, fitted=False)
 
     def current_session(self) -> Session:
         """The work as a session: the editor's code, the last capture, the view state."""
@@ -270,7 +270,7 @@ class SessionFiles:
         selected = window.graph_view.selected_node()
         if selected is not None and selected not in cap.graph and not selected.startswith(GROUP_PREFIX):
             selected = None  # a compared session's node (File > Compare with Session) is not this capture's
-        view = ViewState(selected, window.graph_view.zoom_level() if window.result else None)
+        view = ViewState(selected, window.graph_view.zoom.level() if window.result else None)
         return Session(code=window.editor.toPlainText(), device=window.device, capture=cap, view=view,
                        filename=window.program_filename, versions=versions(), args=tuple(window.run_settings.args),
                        cwd=window.run_settings.cwd)

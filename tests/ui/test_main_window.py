@@ -224,14 +224,14 @@ def test_zoom_keys_and_fit(qtbot, window):
     run_and_wait(qtbot, window)
     view = window.graph_view
     window.fit_action.trigger()
-    before = view.zoom_level()
+    before = view.zoom.level()
     qtbot.keyClick(view, Qt.Key.Key_Plus)
-    assert view.zoom_level() == pytest.approx(before * 1.25)
+    assert view.zoom.level() == pytest.approx(before * 1.25)
     qtbot.keyClick(view, Qt.Key.Key_Minus)
-    assert view.zoom_level() == pytest.approx(before)
+    assert view.zoom.level() == pytest.approx(before)
     window.zoom_out_action.trigger()
     window.fit_action.trigger()
-    assert view.zoom_level() == pytest.approx(before)
+    assert view.zoom.level() == pytest.approx(before)
 
 
 def test_selected_node_edges_show_slots(qtbot, window):

@@ -36,7 +36,7 @@ def test_a_two_layer_transformer_opens_with_its_layers_as_boxes(qtbot, window):
         assert item.names.startswith("TransformerEncoderLayer · ")
     assert len(items) <= 60 < result.capture.graph.number_of_nodes()
     # A first picture a person can read: labels drawn, not a sliver.
-    assert window.graph_view.zoom_level() >= window.graph_view.READABLE_ZOOM
+    assert window.graph_view.zoom.level() >= window.graph_view.zoom.READABLE
 
 
 def test_forty_layers_open_as_one_pattern_box_and_double_click_opens_it(qtbot, window):
@@ -159,7 +159,7 @@ def test_exported_svg_holds_every_node_and_the_legend(qtbot, window, tmp_path):
     run_and_wait(qtbot, window)
     window.picture.expand_group("model.stage2")  # some boxes, some opened
     view = window.graph_view
-    view.zoom_by(4.0)  # what is on screen is a small part of the drawing
+    view.zoom.scale_by(4.0)  # what is on screen is a small part of the drawing
     assert window.files.export("svg", tmp_path / "resnet")
     texts = _svg_texts(tmp_path / "resnet.svg")
     labels = [item.op for item in view.items_by_id.values()]

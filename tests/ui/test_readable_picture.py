@@ -38,7 +38,7 @@ def _painted_text_pixels(view, node_id: str) -> float:
             sizes.append(painter.font().pixelSize())
     painter.end()
     item.show_value = view.show_values
-    return view.zoom_level() * min(sizes)
+    return view.zoom.level() * min(sizes)
 
 
 def _screen_rect(view, widget) -> QRect:
@@ -61,7 +61,7 @@ def test_every_first_picture_draws_its_text_at_least_ten_pixels(qtbot, window):
     for name in ("10_transformer_training", "11_resnet_cnn", "12_lstm_unrolled", "06_mlp_training_step"):
         window.example_actions[name].trigger()
         run_and_wait(qtbot, window)
-        assert view.smallest_text_pixels() >= MIN_TEXT_PIXELS, name
+        assert view.zoom.smallest_text_pixels() >= MIN_TEXT_PIXELS, name
         for node_id in sorted(view.items_by_id)[:12]:  # boxes and nodes, labels and value captions
             assert _painted_text_pixels(view, node_id) >= MIN_TEXT_PIXELS, (name, node_id)
         # The root is on screen: a wide drawing opens on it, not on its middle.
@@ -75,25 +75,25 @@ def test_the_first_picture_follows_the_window_until_the_user_zooms(qtbot, window
     window.example_actions["12_lstm_unrolled"].trigger()
     run_and_wait(qtbot, window)
     view = window.graph_view
-    assert view.fitted
+    assert view.zoom.fitted
     small = view.mapToScene(view.viewport().rect()).boundingRect()
     before = view.viewport().width()
     window.resize(1500, 1000)
     qtbot.waitUntil(lambda: view.viewport().width() > before + 150)
     grown = view.mapToScene(view.viewport().rect()).boundingRect()
     # Fitted again: the whole drawing (or its width) fills the bigger view, the text still readable.
-    assert view.smallest_text_pixels() >= MIN_TEXT_PIXELS
+    assert view.zoom.smallest_text_pixels() >= MIN_TEXT_PIXELS
     assert abs(grown.center().x() - view.drawing_rect().center().x()) < 2 or grown.width() < view.drawing_rect().width()
     assert grown != small
     # The user zooms: a resize now keeps their zoom.
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_Plus)
-    zoom = view.zoom_level()
-    assert not view.fitted
+    zoom = view.zoom.level()
+    assert not view.zoom.fitted
     wide = view.viewport().width()
     window.resize(1100, 800)
     qtbot.waitUntil(lambda: view.viewport().width() < wide - 100)
-    assert view.zoom_level() == zoom
+    assert view.zoom.level() == zoom
 
 
 def test_the_legend_and_the_minimap_never_cover_a_box(qtbot, window):
@@ -118,7 +118,7 @@ def test_the_legend_and_the_minimap_never_cover_a_box(qtbot, window):
             target = target.translated(-view.viewport().geometry().topLeft()).center()
             centre = view.viewport().rect().center()
             box = view.items_by_id[node_id].sceneBoundingRect().center()
-            zoom = view.zoom_level()
+            zoom = view.zoom.level()
             view.centerOn(box.x() + (centre.x() - target.x()) / zoom, box.y() + (centre.y() - target.y()) / zoom)
             for widget in (view.legend, view.minimap):
                 effect = widget.graphicsEffect()
