@@ -972,6 +972,10 @@ MUTANTS = (
            "(_tr(_BEFORE_SHORT[step.before_change]), _tr(_STEP_SHORT[step.effect]),",
            "(_tr(_STEP_SHORT[step.effect]),",
            ("tests/ui/test_fidelity_inspector.py::test_leaf_shows_each_pass_delta_and_the_pass_that_raised",)),
+    Mutant("Go To's input and consumer are swapped", "gradexplorer/ui/picture_actions.py",
+           'near = [v for u, v in edges if u == current] if direction == "input" else',
+           'near = [v for u, v in edges if u == current] if direction == "consumer" else',
+           ("tests/ui/test_menus_and_keys.py::test_arrow_keys_walk_the_graph_and_escape_clears",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

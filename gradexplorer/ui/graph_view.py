@@ -696,29 +696,3 @@ class GraphView(QGraphicsView):
             self.zoom.fit()
         else:  # the arrows and Escape are Graph > Go To's shortcuts, bound to this view (window_menus)
             super().keyPressEvent(event)
-
-    # -- walking the drawing with the keyboard ---------------------------------------------
-    def step(self, direction: str) -> str | None:
-        """Make a neighbour of the current node current: ``"input"`` (down the graph, the first of its
-        ``next_functions`` drawn), ``"consumer"`` (up), ``"left"``/``"right"`` (the next drawn node in its row).
-
-        Without a current node, the top-left node becomes current. Returns the
-        new current node (None when there is none that way: nothing changes).
-        """
-        if self._layout is None:
-            return None
-        positions = self._layout.positions
-        visible = [n for n in self.visible_node_ids() if n in positions]
-        if self.current is None:
-            target = min(visible, key=lambda n: (positions[n][1], positions[n][0]), default=None)
-        elif direction in ("input", "consumer"):
-            near = (self._succ if direction == "input" else self._pred).get(self.current, [])
-            target = next((n for n in near if n in visible), None)
-        else:
-            y = positions[self.current][1]
-            row = [n for _, n in sorted((positions[n][0], n) for n in visible if abs(positions[n][1] - y) < 1e-6)]
-            index = row.index(self.current) + (1 if direction == "right" else -1)
-            target = row[index] if 0 <= index < len(row) else None
-        if target is not None:
-            self.select_node(target)
-        return target

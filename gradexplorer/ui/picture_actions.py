@@ -336,6 +336,37 @@ class PictureActions:
         self.search_box.setFocus()
         self.search_box.selectAll()
 
+    def step(self, direction: str) -> str | None:
+        """Graph > Go To: make a neighbour of the current node current: ``"input"`` (down the graph, the first
+        of its ``next_functions`` drawn), ``"consumer"`` (up), ``"left"``/``"right"`` (the next drawn node in
+        its row).
+
+        Without a current node, the top-left node becomes current. Returns the
+        new current node (None when there is none that way: nothing changes).
+        """
+        view = self.graph_view
+        layout = view.drawn_layout
+        if layout is None:
+            return None
+        positions = layout.positions
+        visible = [n for n in view.visible_node_ids() if n in positions]
+        current = view.current
+        if current is None:
+            target = min(visible, key=lambda n: (positions[n][1], positions[n][0]), default=None)
+        elif direction in ("input", "consumer"):
+            edges = view.edges_of(current)
+            near = [v for u, v in edges if u == current] if direction == "input" else \
+                [u for u, v in edges if v == current]
+            target = next((n for n in near if n in visible), None)
+        else:
+            y = positions[current][1]
+            row = [n for _, n in sorted((positions[n][0], n) for n in visible if abs(positions[n][1] - y) < 1e-6)]
+            index = row.index(current) + (1 if direction == "right" else -1)
+            target = row[index] if 0 <= index < len(row) else None
+        if target is not None:
+            view.select_node(target)
+        return target
+
     def jump_to_first_nonfinite(self, where: str) -> str | None:
         """Select the first node with NaN/Inf in ``"forward"`` or ``"backward"``, and its source line."""
         if self.view.result is None:

@@ -222,7 +222,7 @@ def _graph_menu(window, menu) -> None:
         action.setShortcut(QKeySequence(key))
         action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         window.graph_view.addAction(action)  # the shortcut works where the drawing has the focus
-        action.triggered.connect(lambda _checked=False, d=direction: window.graph_view.step(d))
+        action.triggered.connect(lambda _checked=False, d=direction: window.picture.step(d))
         window.step_actions[direction] = action
     window.clear_selection_action = go_to.addAction(_tr("Clear Selection"))
     window.clear_selection_action.setShortcut(QKeySequence("Esc"))
