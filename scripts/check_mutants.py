@@ -976,6 +976,15 @@ MUTANTS = (
            'near = [v for u, v in edges if u == current] if direction == "input" else',
            'near = [v for u, v in edges if u == current] if direction == "consumer" else',
            ("tests/ui/test_menus_and_keys.py::test_arrow_keys_walk_the_graph_and_escape_clears",)),
+    Mutant("the modules pane sizes its columns on a thousand open rows", "gradexplorer/ui/modules_pane.py",
+           "        self.header().setResizeContentsPrecision(SIZED_ROWS)\n", "",
+           ("tests/ui/test_responsive_panes.py::test_the_modules_pane_sizes_its_columns_on_a_few_hundred_rows_not_every_open_one",)),
+    Mutant("a comparison's node lookups are left to the GUI thread's first click", "gradexplorer/ui/comparison.py",
+           'b_label=run_label(capture_b, _tr("this run"))).warm()', 'b_label=run_label(capture_b, _tr("this run")))',
+           ("tests/ui/test_comparison.py::test_a_comparisons_lookups_are_made_in_its_job_not_on_the_gui_thread",)),
+    Mutant("a replay's end leaves the user's filter unpainted", "gradexplorer/ui/replay.py",
+           "        self.window.picture.paint_filter()", '        self.window.graph_view.set_filter(None, "dim")',
+           ("tests/ui/test_replay.py::test_the_users_filter_is_painted_again_when_the_replay_ends",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

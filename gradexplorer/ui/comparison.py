@@ -56,7 +56,7 @@ def prepare_comparison(path: Path, capture_b: Capture, pass_index: int | None):
     """
     capture_a = load_session(path).capture
     diff = diff_captures(capture_a, capture_b, a_label=f"{path.name} ({capture_a.device})",
-                         b_label=run_label(capture_b, _tr("this run")))
+                         b_label=run_label(capture_b, _tr("this run"))).warm()
     picture = comparison_picture(diff, capture_a, capture_b, pass_index)
     return capture_a, diff, picture, format_diff(diff, nodes=False, say=phrase_text)
 

@@ -304,8 +304,7 @@ class PictureActions:
 
     def show_filter(self, key: str, nodes: list[str] | None) -> None:
         active = self.view.set_filter(key, nodes)
-        mode = self.filter_mode_combo.currentData()
-        self.graph_view.set_filter(nodes if active else None, mode)
+        self.paint_filter()
         self.filter_combo.setCurrentIndex(max(self.filter_combo.findData(key if active else "all"), 0))
         self.clear_filter_action.setEnabled(active)
         if not active:
@@ -315,9 +314,19 @@ class PictureActions:
             return
         total = self.view.result.shown_graph.number_of_nodes()
         self.filter_count.setText(_tr(" {count} of {total} nodes ").format(count=len(nodes), total=total))
-        rest = _tr("dimmed") if mode == "dim" else _tr("hidden")
+        rest = _tr("dimmed") if self.filter_mode_combo.currentData() == "dim" else _tr("hidden")
         self.status.setText(_tr("{value}: {count} node(s); the rest {rest}").format(
             value=phrase_text(FILTERS[key]), count=len(nodes), rest=rest))
+
+    def paint_filter(self) -> None:
+        """Dim or hide what the filter in force (the view model's) leaves out; nothing when there is none.
+
+        Also after something else dimmed the picture for a while: a replay
+        dims the nodes not run yet, and when it stops the user's filter,
+        which the combo still names, is painted again.
+        """
+        nodes = self.view.filter_nodes
+        self.graph_view.set_filter(nodes, self.filter_mode_combo.currentData())
 
     def _on_filter_combo_activated(self, _index: int) -> None:
         self.apply_filter(self.filter_combo.currentData())

@@ -246,6 +246,6 @@ class ReplayController(QObject):
             return
         self.replay = None
         self._clear_flow()
-        self.window.graph_view.set_filter(None, "dim")
+        self.window.picture.paint_filter()  # the user's filter, if one is in force, replaces the replay's dimming
         self.window.inspector.show_replay(None)
         self.bar.show_position(None, 0)

@@ -136,3 +136,28 @@ def test_playing_a_one_step_pass_stops_at_once(qtbot, window):
     assert len(window.replay.replay) == 1 and bar.step_label.text().strip() == "step 1 of 1"
     assert not bar.play_action.isChecked() and not bar.timer.isActive()
     assert window.inspector.replay_text().startswith("Step 1 of 1 · AccumulateGrad (x)")
+
+
+def test_the_users_filter_is_painted_again_when_the_replay_ends(qtbot, window):
+    """A replay dims what has not run yet; when it stops, the filter the combo still names is back on screen."""
+    window.editor.setPlainText(EDITED_LOOP)
+    run_and_wait(qtbot, window)
+    cap, view, bar = window.result.capture, window.graph_view, window.replay.bar
+    shown = window.result.pass_index
+    assert shown == 2  # the last pass
+    bar.pass_combo.setCurrentIndex(shown)  # the replay is of the pass on screen: the picture stays
+    root = cap.passes[shown].roots[0][0]
+    view.select_node(root)
+    assert window.picture.apply_filter("path") == [root]  # the root's way to the roots is itself
+    drawn = set(view.items_by_id)
+    assert {n for n in drawn if view.items_by_id[n].opacity() < 0.5} == drawn - {root}
+    for _ in range(3):
+        _step_forward(qtbot, window)
+    # The replay's own dimming: the nodes run so far are lit, not only the filter's one.
+    assert {n for n in drawn if view.items_by_id[n].opacity() == 1.0} > {root}
+    bar.stop_action.trigger()
+    assert window.result.pass_index == shown and set(view.items_by_id) == drawn
+    assert window.filter_combo.currentData() == "path" and window.clear_filter_action.isEnabled()
+    assert {n for n in drawn if view.items_by_id[n].opacity() < 0.5} == drawn - {root}
+    window.clear_filter_action.trigger()
+    assert all(item.opacity() == 1.0 for item in view.items_by_id.values())
