@@ -985,6 +985,9 @@ MUTANTS = (
     Mutant("a replay's end leaves the user's filter unpainted", "gradexplorer/ui/replay.py",
            "        self.window.picture.paint_filter()", '        self.window.graph_view.set_filter(None, "dim")',
            ("tests/ui/test_replay.py::test_the_users_filter_is_painted_again_when_the_replay_ends",)),
+    Mutant("a replay asks the items of a deleted scene where they are", "gradexplorer/ui/replay.py",
+           "            if isValid(item) and item.scene() is scene:", "            if item.scene() is scene:",
+           ("tests/ui/test_replay.py::test_a_picture_redrawn_during_a_replay_takes_the_replay_on",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

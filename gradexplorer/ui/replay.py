@@ -15,6 +15,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QPen
 from PySide6.QtWidgets import QComboBox, QGraphicsPathItem, QLabel, QSlider, QToolBar
+from shiboken6 import isValid
 
 from ..core.analysis.replay import Replay, replay_of, step_text
 from .edge_drawing import EdgeLabels
@@ -224,10 +225,15 @@ class ReplayController(QObject):
         self._flow_items = [path_item, label_item]
 
     def _clear_flow(self) -> None:
-        """Take the current step's gradients off the picture (a scene drawn since has none of them)."""
+        """Take the current step's gradients off the picture (a scene drawn since has none of them).
+
+        A picture redrawn meanwhile (Find or a box opened during the replay)
+        is a new scene: Qt deletes the old one with its items, whose Python
+        wrappers are then empty and must not be asked anything.
+        """
         scene = self.window.graph_view.scene()
         for item in self._flow_items:
-            if item.scene() is scene:
+            if isValid(item) and item.scene() is scene:
                 scene.removeItem(item)
         self._flow_items = []
 

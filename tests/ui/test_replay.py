@@ -161,3 +161,21 @@ def test_the_users_filter_is_painted_again_when_the_replay_ends(qtbot, window):
     assert {n for n in drawn if view.items_by_id[n].opacity() < 0.5} == drawn - {root}
     window.clear_filter_action.trigger()
     assert all(item.opacity() == 1.0 for item in view.items_by_id.values())
+
+
+def test_a_picture_redrawn_during_a_replay_takes_the_replay_on(qtbot, window):
+    """Find or a box opened redraws the picture in a new scene, whose old items Qt then deletes: the next
+    step, Stop or a comparison ended in "Internal C++ object already deleted"."""
+    window.editor.setPlainText(SEED_LESSON)
+    run_and_wait(qtbot, window)
+    first = _step_forward(qtbot, window)  # e: it sends d and c their gradients, painted on its edges
+    sent = window.replay.flow_labels()
+    window.picture.redisplay(frozenset())  # what opening or closing a box does
+    qtbot.wait(20)  # the old scene and its items are deleted by the event loop
+    assert _step_forward(qtbot, window).startswith("Step 2 of 5")
+    window.replay.bar.back_action.trigger()
+    assert window.inspector.replay_text() == first and window.replay.flow_labels() == sent and len(sent) == 2
+    window.picture.redisplay(frozenset())
+    qtbot.wait(20)
+    window.replay.bar.stop_action.trigger()
+    assert window.inspector.replay_text() == "" and window.replay.flow_labels() == {}
