@@ -988,6 +988,16 @@ MUTANTS = (
     Mutant("a replay asks the items of a deleted scene where they are", "gradexplorer/ui/replay.py",
            "            if isValid(item) and item.scene() is scene:", "            if item.scene() is scene:",
            ("tests/ui/test_replay.py::test_a_picture_redrawn_during_a_replay_takes_the_replay_on",)),
+    Mutant("a pass's graph that leaves the screen is dropped at once on the GUI thread", "gradexplorer/ui/main_window.py",
+           "        self.view = PictureModel(on_replaced=self._retire, on_graph_dropped=self.retirer.retire_graph)",
+           "        self.view = PictureModel(on_replaced=self._retire)",
+           ("tests/ui/test_responsive_panes.py::test_a_pass_graph_that_leaves_the_screen_is_freed_in_steps_by_the_retirer",)),
+    Mutant("an ended comparison's run A is dropped at once on the GUI thread", "gradexplorer/ui/comparison.py",
+           "        window.retirer.retire(holder)\n", "        holder.clear()\n",
+           ("tests/ui/test_comparison.py::test_an_ended_comparison_is_freed_in_steps_by_the_retirer",)),
+    Mutant("the boxes' health cached for a graph goes at once when the graph does", "gradexplorer/core/analysis/grouping.py",
+           "\nregister_graph_cache(_health_cache)\n", "\n",
+           ("tests/core/test_teardown.py::test_what_the_boxes_cached_for_a_graph_is_taken_apart_in_steps_with_it",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -27,10 +27,40 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["CaptureTeardown", "return_free_memory"]
+__all__ = ["CaptureTeardown", "DroppedGraph", "register_graph_cache", "return_free_memory"]
 
 #: The capture's fields that can be long (tuples of records).
 _LONG_FIELDS = ("tensors", "explanations", "passes", "modules")
+
+
+#: Caches keyed (weakly) by a graph whose entries are as long as the graph (:func:`register_graph_cache`).
+_GRAPH_CACHES: list = []
+
+
+def register_graph_cache(cache) -> None:
+    """Have every teardown take ``cache``'s entry for its graph apart in steps too (a ``WeakKeyDictionary``).
+
+    The graph object goes last, and with it, at once, whatever a weakly keyed
+    cache holds for it: the boxes' health of a 50,000-node graph (a tuple per
+    node) froze the window 50 ms in one such callback. Registered by the
+    analysis code that keeps the caches (it sits above this module).
+    """
+    _GRAPH_CACHES.append(cache)
+
+
+class DroppedGraph:
+    """A graph that left the screen without its capture, to be taken apart like one (:class:`CaptureTeardown`).
+
+    A pass's graph or a comparison's joint graph is as big as the capture's
+    (50,000 nodes: one dict of attributes each); dropped at once on the GUI
+    thread it froze the window 50-100 ms (a comparison shown or ended, a new
+    run after one).
+    """
+
+    __slots__ = ("graph",)
+
+    def __init__(self, graph: Any) -> None:
+        self.graph = graph
 
 
 class CaptureTeardown:
@@ -38,7 +68,7 @@ class CaptureTeardown:
 
     Parameters
     ----------
-    capture : Capture
+    capture : Capture or DroppedGraph
         The caller hands over its reference: it must not keep one of its
         own (then the capture is never the teardown's alone, and
         :meth:`step` keeps waiting).
@@ -68,6 +98,10 @@ class CaptureTeardown:
         graph = capture.graph
         # networkx's documented storage (for a DiGraph ``_adj`` is ``_succ``).
         pieces: list[dict | list] = [graph._succ, graph._pred, graph._node]
+        for cache in _GRAPH_CACHES:
+            entry = cache.pop(graph, None)
+            if entry is not None:
+                pieces.append(entry if isinstance(entry, dict) else [entry])
         for name in _LONG_FIELDS:
             items = getattr(capture, name, ())
             if items:

@@ -29,7 +29,7 @@ import threading
 
 from PySide6.QtCore import QObject, QTimer
 
-from ..core.teardown import CaptureTeardown, return_free_memory
+from ..core.teardown import CaptureTeardown, DroppedGraph, return_free_memory
 
 __all__ = ["STEP_SECONDS", "WAIT_MS", "CaptureRetirer"]
 
@@ -70,6 +70,10 @@ class CaptureRetirer(QObject):
         self._queue.append([CaptureTeardown(holder.pop()), 0])
         if not self._timer.isActive() and not self._held:
             self._timer.start(0)
+
+    def retire_graph(self, holder: list) -> None:
+        """Take over the graph in ``holder`` (a pass's or a comparison's, emptied) and free it in steps."""
+        self.retire([DroppedGraph(holder.pop())])
 
     @property
     def held(self) -> bool:

@@ -188,8 +188,12 @@ class ComparisonController(QObject):
         """The picture no longer shows the comparison (a new run, a replay, End Comparison): drop it and its marks."""
         if self.current is None:
             return
+        # Run A's capture goes to the retirer, freed in steps between events: dropped here, a 50,000-node
+        # session's records froze the window 50-100 ms (Open or a new run after a comparison).
+        holder = [self.current.capture_a]
         self.current = None
         window = self.window
+        window.retirer.retire(holder)
         self._offer_colour(False)
         if window.graph_view.colour_mode == "diff":
             window.picture.set_colour_mode("kind")

@@ -102,7 +102,7 @@ class MainWindow(QMainWindow):
         #: Frees captures that left the screen in short steps (see :meth:`_retire`).
         self.retirer = CaptureRetirer(self)
         #: What is on screen, and the rules of what to show next (Qt-free: ``core.view.model``).
-        self.view = PictureModel(on_replaced=self._retire)
+        self.view = PictureModel(on_replaced=self._retire, on_graph_dropped=self.retirer.retire_graph)
         #: Puts captures on screen: picture, panes, figures (ui.capture_display).
         self.display = CaptureDisplay(self)
         #: Runs started in this window (a pending autosave of an older capture sees it change and gives up).

@@ -83,3 +83,27 @@ def test_freed_memory_goes_back_to_the_os_after_a_teardown():
     trimmed, held, after = done.stdout.split()  # MiB above what the interpreter held before the blocks
     assert trimmed == "True"
     assert int(held) > 250 and int(after) < int(held) / 4, (held, after)
+
+
+def test_what_the_boxes_cached_for_a_graph_is_taken_apart_in_steps_with_it():
+    """The boxes' health and module tree are kept per graph (weakly): they used to go in one callback."""
+    from gradexplorer.core.analysis import grouping
+    from gradexplorer.core.teardown import DroppedGraph
+
+    cap = capture(PROGRAM)
+    grouping.hierarchy(cap.graph)  # the module tree, cached
+    grouping._member_health(cap.graph, list(cap.graph))  # what a box holding every node caches
+    health = grouping._health_cache[cap.graph]
+    assert len(health) == cap.graph.number_of_nodes() and cap.graph in grouping._hierarchy_cache
+    nodes_left = []
+    teardown = CaptureTeardown(DroppedGraph(cap.graph))
+    graph = weakref.ref(cap.graph)
+    del cap
+    cached = len(grouping._health_cache), len(grouping._hierarchy_cache)
+    assert teardown.step(0.0) is False  # split: the graph object goes, the cache's entries are the teardown's
+    assert graph() is None and len(health) > 0
+    assert (len(grouping._health_cache), len(grouping._hierarchy_cache)) == (cached[0] - 1, cached[1] - 1)
+    while not teardown.step(0.0):
+        nodes_left.append(len(health))
+    assert len(health) == 0
+    assert len(set(nodes_left)) > 10  # the health entries went a few at a time, not at once

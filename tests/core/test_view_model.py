@@ -137,3 +137,31 @@ def test_observers_see_each_change_and_only_another_capture_is_retired():
     assert [r.capture for r in replaced] == [rec.capture]
     assert model.filter_key == "all" and model.filter_nodes is None and model.find_step == (None, -1)
     assert seen[-1][1] is other
+
+
+def test_a_pass_graph_that_leaves_the_screen_is_handed_over_to_be_freed_and_the_model_keeps_none():
+    import weakref
+
+    dropped = []
+    model = PictureModel(on_graph_dropped=lambda holder: dropped.append(holder.pop()))
+    with gradexplorer.record() as rec:
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        (w * w).sum().backward()
+        (w * 3).sum().backward()
+    model.result = _on_screen(rec.capture, frozenset())  # every pass: the capture's own graph, never handed over
+    graph0, display, layout = pass_view(rec.capture, 0)
+    model.show(display=display, layout=layout, pass_index=0, pass_graph=graph0)
+    assert dropped == [] and graph0 is not rec.capture.graph
+    # The same pass graph drawn again (a box opened, a run's complete capture after its first picture): kept.
+    model.show(layout=layout)
+    assert dropped == []
+    graph1, display1, layout1 = pass_view(rec.capture, 1)
+    model.show(display=display1, layout=layout1, pass_index=1, pass_graph=graph1)
+    assert len(dropped) == 1 and dropped[0] is graph0
+    alive = weakref.ref(graph0)
+    del graph0, display, layout
+    dropped.clear()
+    assert alive() is None  # the model kept no reference of its own
+    model.result = _on_screen(capture("x = torch.ones(1, requires_grad=True)\nx.sum().backward()\n"))
+    assert len(dropped) == 1 and dropped[0] is graph1
+    assert rec.capture.graph not in dropped

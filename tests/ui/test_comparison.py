@@ -272,3 +272,20 @@ def test_a_comparisons_lookups_are_made_in_its_job_not_on_the_gui_thread(qtbot, 
     window.graph_view.select_node(window.result.capture.node_named("a"))
     assert _row(window, "why `b`")[1:] == ("alias", "no_grad", "changed")  # the click read the lookups
     assert len(built_in) == 1 and built_in[0] != threading.get_ident()
+
+
+def test_an_ended_comparison_is_freed_in_steps_by_the_retirer(qtbot, window, tmp_path):
+    """Run A's capture and the joint graph are as big as the run's: dropped at once they froze the window."""
+    import weakref
+
+    saved = _saved_then(qtbot, window, tmp_path, ALIAS, ALIAS.replace("b = a\n", "b = a + 0\n"))
+    window.jobs.wait_all()
+    qtbot.waitUntil(lambda: window.retirer.pending == 0, timeout=10_000)  # the first run's capture
+    freed = window.retirer.freed
+    assert window.comparison.compare_with(saved)
+    capture_a = weakref.ref(window.comparison.current.capture_a)
+    joint = weakref.ref(window.result.shown_graph)
+    assert joint() is not window.result.capture.graph
+    window.end_comparison_action.trigger()
+    qtbot.waitUntil(lambda: window.retirer.freed == freed + 2, timeout=10_000)  # run A's capture, the joint graph
+    assert capture_a() is None and joint() is None

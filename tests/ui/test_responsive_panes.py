@@ -240,3 +240,18 @@ def test_the_modules_pane_sizes_its_columns_on_a_few_hundred_rows_not_every_open
     pane.show_rows(rows)
     assert len(asked) < 3 * SIZED_ROWS, len(asked)  # Qt's default would ask about 1,000 rows and more
     assert pane.columnWidth(0) >= pane.fontMetrics().horizontalAdvance(rows[5].texts[0])
+
+
+def test_a_pass_graph_that_leaves_the_screen_is_freed_in_steps_by_the_retirer(qtbot, window):
+    """A pass's (or a comparison's) graph is as big as the capture's: dropped at once it froze the window."""
+    from tests.programs import EDITED_LOOP
+
+    window.editor.setPlainText(EDITED_LOOP)
+    run_and_wait(qtbot, window)
+    window.jobs.wait_all()
+    assert window.result.pass_index == 2 and window.result.pass_graph is not window.result.capture.graph
+    shown = weakref.ref(window.result.pass_graph)
+    window.picture.set_pass(0)
+    assert window.result.pass_index == 0
+    qtbot.waitUntil(lambda: window.retirer.freed == 1, timeout=10_000)
+    assert shown() is None and window.retirer.pending == 0

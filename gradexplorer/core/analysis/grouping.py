@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from ..graph.schema import node_gradient, short_op
+from ..teardown import register_graph_cache
 
 __all__ = ["CHUNK", "DisplayGraph", "Group", "Hierarchy", "OVERVIEW_BOXES", "PATTERN_MIN", "breadcrumbs",
            "collapse_at_depth", "collapse_one", "deepest_level", "depth_of", "display_graph", "drawn_count",
@@ -83,6 +84,8 @@ class Hierarchy:
 _hierarchy_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: Per graph: each node's (squared gradient norm, known, NaN/Inf) for the boxes' labels.
 _health_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+register_graph_cache(_hierarchy_cache)
+register_graph_cache(_health_cache)
 
 
 def _runs(parent: str, indices: set[int], signature_of) -> list[tuple[int, int]]:

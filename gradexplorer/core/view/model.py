@@ -37,11 +37,18 @@ class PictureModel:
         one (not when the same capture is drawn otherwise: another pass, a
         box opened): the window frees the old one in steps
         (:class:`~gradexplorer.ui.capture_retirer.CaptureRetirer`).
+    on_graph_dropped : callable, optional
+        ``on_graph_dropped(holder)`` when a graph drawn instead of the
+        capture's own (a pass's graph, a comparison's joint graph) leaves the
+        screen; ``holder`` is a one-item list to take it from, so that the
+        model keeps no reference: the window frees it in steps too.
     """
 
-    def __init__(self, on_replaced: Callable[[CaptureResult], None] | None = None) -> None:
+    def __init__(self, on_replaced: Callable[[CaptureResult], None] | None = None,
+                 on_graph_dropped: Callable[[list], None] | None = None) -> None:
         self._result: CaptureResult | None = None
         self._on_replaced = on_replaced
+        self._on_graph_dropped = on_graph_dropped
         self._observers: list[Observer] = []
         #: The last Find: ``(text, index of the match shown)``; the next Find of the same text shows the next one.
         self.find_step: tuple[str | None, int] = (None, -1)
@@ -68,6 +75,11 @@ class PictureModel:
                 self._on_replaced(old)
         for observer in tuple(self._observers):
             observer(old, value)
+        if old is not None and self._on_graph_dropped is not None:
+            dropped = old.pass_graph
+            if dropped is not None and dropped is not old.capture.graph and (
+                    value is None or (dropped is not value.pass_graph and dropped is not value.capture.graph)):
+                self._on_graph_dropped([dropped])  # the retirer frees it later, once nothing else holds it
 
     def observe(self, observer: Observer) -> None:
         """Call ``observer(old, new)`` after every change of the picture on screen."""
