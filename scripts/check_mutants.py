@@ -998,6 +998,14 @@ MUTANTS = (
     Mutant("the boxes' health cached for a graph goes at once when the graph does", "gradexplorer/core/analysis/grouping.py",
            "\nregister_graph_cache(_health_cache)\n", "\n",
            ("tests/core/test_teardown.py::test_what_the_boxes_cached_for_a_graph_is_taken_apart_in_steps_with_it",)),
+    Mutant("the freed pages go back to the OS while a job runs", "gradexplorer/ui/capture_retirer.py",
+           "        if self._busy() or self._held:\n", "        if self._held:\n",
+           ("tests/ui/test_responsive_panes.py::test_the_freed_pages_go_back_to_the_os_only_when_no_run_or_job_is_going",)),
+    Mutant("the freed pages go back to the OS the moment the last capture is freed", "gradexplorer/ui/capture_retirer.py",
+           "            if not self._queue:\n                self._trim_timer.start()\n",
+           "            if not self._queue:\n                self.trimmed += 1\n"
+           "                threading.Thread(target=return_free_memory, daemon=True).start()\n",
+           ("tests/ui/test_responsive_panes.py::test_a_capture_that_leaves_the_screen_is_freed_in_steps_by_the_retirer",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

@@ -11,9 +11,13 @@ time on the GUI thread, so input and paints go between the steps.
 
 A capture that something else still holds (a save job writing it, say) is
 looked at again every :data:`WAIT_MS` until it is the retirer's alone. Once
-the last queued capture is freed, a short thread hands the freed pages back
-to the OS (:func:`~gradexplorer.core.teardown.return_free_memory`): without
-it the app's memory only ever grew from run to run.
+the last queued capture is freed, :data:`TRIM_QUIET_MS` later (and again
+that much later while a run or a job goes), a short thread hands the freed
+pages back to the OS (:func:`~gradexplorer.core.teardown.return_free_memory`):
+without it the app's memory only ever grew from run to run. Not at once:
+``malloc_trim`` holds the C heap's lock while it walks the free pages (0.1 s
+after a 50,000-node capture), and every allocation of the GUI thread waits
+for it meanwhile: a 117 ms frozen window when the next action came at once.
 
 While a run goes the retirer is held (:meth:`CaptureRetirer.hold`): its steps
 hold the GIL that the run's worker needs. Retiring the previous capture when
@@ -26,31 +30,46 @@ from __future__ import annotations
 
 import collections
 import threading
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer
 
 from ..core.teardown import CaptureTeardown, DroppedGraph, return_free_memory
 
-__all__ = ["STEP_SECONDS", "WAIT_MS", "CaptureRetirer"]
+__all__ = ["STEP_SECONDS", "TRIM_QUIET_MS", "WAIT_MS", "CaptureRetirer"]
 
 #: Time budget of one step on the GUI thread.
 STEP_SECONDS = 0.004
 #: Wait before looking again at a capture that is still held elsewhere.
 WAIT_MS = 250
+#: Wait after the last capture is freed (and again while a run or job goes) before the pages go back to the OS.
+TRIM_QUIET_MS = 1500
 #: Give up waiting after this many looks (then plain reference counting frees
 #: it whenever the other holder lets go): about two minutes.
 MAX_WAITS = 480
 
 
 class CaptureRetirer(QObject):
-    """Takes captures that left the screen apart, a step per timer tick, on the GUI thread."""
+    """Takes captures that left the screen apart, a step per timer tick, on the GUI thread.
 
-    def __init__(self, parent=None) -> None:
+    Parameters
+    ----------
+    busy : callable, optional
+        True while a run or a job is going: the freed pages are handed back
+        to the OS only when it is False at the end of a :data:`TRIM_QUIET_MS` wait.
+    """
+
+    def __init__(self, parent=None, *, busy: Callable[[], bool] = lambda: False) -> None:
         super().__init__(parent)
         self._queue: collections.deque[list] = collections.deque()  # [teardown, looks]
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._on_timer_timeout)
+        self._busy = busy
+        self._trim_timer = QTimer(self)
+        self._trim_timer.setSingleShot(True)
+        self._trim_timer.setInterval(TRIM_QUIET_MS)
+        self._trim_timer.timeout.connect(self._on_trim_timer_timeout)
         #: Captures freed so far (for tests and the curious).
         self.freed = 0
         #: Times the freed memory was handed back to the OS (after the queue emptied).
@@ -108,8 +127,7 @@ class CaptureRetirer(QObject):
             self._queue.popleft()
             self.freed += 1
             if not self._queue:
-                self.trimmed += 1
-                threading.Thread(target=return_free_memory, name="gradexplorer-trim", daemon=True).start()
+                self._trim_timer.start()
         elif not teardown.started:
             entry[1] += 1
             if entry[1] >= MAX_WAITS:
@@ -122,7 +140,17 @@ class CaptureRetirer(QObject):
         if self._queue:
             self._timer.start(0)
 
+    def _on_trim_timer_timeout(self) -> None:
+        if self._queue:
+            return  # the last step of the queue starts the wait again
+        if self._busy() or self._held:
+            self._trim_timer.start()
+            return
+        self.trimmed += 1
+        threading.Thread(target=return_free_memory, name="gradexplorer-trim", daemon=True).start()
+
     def finish_now(self) -> None:
         """Free everything at once (the window is closing: nothing is on screen to stall)."""
         self._timer.stop()
+        self._trim_timer.stop()
         self._queue.clear()

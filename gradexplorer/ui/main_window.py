@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
             data_dir = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
         self.data_dir = Path(data_dir)
         #: Frees captures that left the screen in short steps (see :meth:`_retire`).
-        self.retirer = CaptureRetirer(self)
+        self.retirer = CaptureRetirer(self, busy=lambda: self.is_running or self.jobs.busy)
         #: What is on screen, and the rules of what to show next (Qt-free: ``core.view.model``).
         self.view = PictureModel(on_replaced=self._retire, on_graph_dropped=self.retirer.retire_graph)
         #: Puts captures on screen: picture, panes, figures (ui.capture_display).

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from tests.programs import MODEL
 
+from gradexplorer import capture
 from gradexplorer.ui import picture_actions as picture_actions_module
 from gradexplorer.ui.idle_collector import IdleCollector
 
@@ -178,7 +179,26 @@ def test_a_capture_that_leaves_the_screen_is_freed_in_steps_by_the_retirer(qtbot
     qtbot.waitUntil(lambda: window.retirer.freed == 1, timeout=10_000)
     assert graph() is None and window.retirer.pending == 0
     assert nodes > 0
-    assert window.retirer.trimmed == 1  # the freed pages were handed back to the OS, off the GUI thread
+    # The freed pages go back to the OS off the GUI thread, and not at once (malloc_trim holds the heap's lock).
+    qtbot.wait(200)
+    assert window.retirer.trimmed == 0
+    qtbot.waitUntil(lambda: window.retirer.trimmed == 1, timeout=10_000)
+
+
+def test_the_freed_pages_go_back_to_the_os_only_when_no_run_or_job_is_going(qtbot, monkeypatch):
+    """malloc_trim blocks every allocation of the GUI thread for its 0.1 s: never while the user acts."""
+    from gradexplorer.core.teardown import DroppedGraph
+    from gradexplorer.ui import capture_retirer
+
+    monkeypatch.setattr(capture_retirer, "TRIM_QUIET_MS", 50)
+    busy = [True]
+    retirer = capture_retirer.CaptureRetirer(busy=lambda: busy[0])
+    retirer.retire([DroppedGraph(capture("x = torch.ones(2, requires_grad=True)\nx.sum().backward()\n").graph)])
+    qtbot.waitUntil(lambda: retirer.freed == 1, timeout=5_000)
+    qtbot.wait(300)  # six waits while busy
+    assert retirer.trimmed == 0
+    busy[0] = False
+    qtbot.waitUntil(lambda: retirer.trimmed == 1, timeout=5_000)
 
 
 def test_the_retirer_leaves_a_capture_whole_while_something_else_holds_it(qtbot, window):
