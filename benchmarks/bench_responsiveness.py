@@ -28,6 +28,13 @@ nodes, driven through the real :class:`MainWindow` (offscreen):
   format 1 (one JSON document with inline values), measured in this run
   after the repeats.
 
+With ``--stacks MS``, every time the GUI thread misses the heartbeat for MS
+milliseconds, the Python stack of every thread is written to the process's stderr (by
+``faulthandler``'s watchdog thread, which needs no GIL: it sees the thread
+that holds it), each action's dumps under a ``== size action`` line. That
+is how the stalls of a freed comparison, a dropped pass graph and
+``malloc_trim`` were found.
+
 Targets (issue 10): every stall under 100 ms; at 10k nodes save under 2 s and
 open under 1 s; the file at most 1/5 of format 1. Prints the medians (and the
 spread over ``--repeat`` runs) and exits non-zero when a target is missed.
@@ -36,6 +43,7 @@ spread over ``--repeat`` runs) and exits non-zero when a target is missed.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import gc
 import json
 import os
@@ -96,12 +104,35 @@ class CollectionLog:
         return max((end - start for start, end in self.spans if end > since and start < until), default=0.0)
 
 
-def measure_once(window, size: int, folder: Path, collections: CollectionLog) -> dict:
-    beat = Heartbeat()
+class StackDumpingHeartbeat(Heartbeat):
+    """A heartbeat that dumps every thread's stack when a tick is ``limit_s`` late (``--stacks``)."""
+
+    def __init__(self, limit_s: float) -> None:
+        super().__init__()
+        self.limit_s = limit_s
+
+    def start(self) -> None:
+        super().start()
+        faulthandler.dump_traceback_later(self.limit_s, file=sys.__stderr__)
+
+    def _tick(self) -> None:
+        super()._tick()
+        if self.timer.isActive():
+            faulthandler.dump_traceback_later(self.limit_s, file=sys.__stderr__)  # re-armed: only a late tick dumps
+
+    def stop(self) -> float:
+        faulthandler.cancel_dump_traceback_later()
+        return super().stop()
+
+
+def measure_once(window, size: int, folder: Path, collections: CollectionLog, stacks_ms: float = 0.0) -> dict:
+    beat = StackDumpingHeartbeat(stacks_ms / 1000) if stacks_ms else Heartbeat()
     out: dict = {}
     window.editor.setPlainText(transformer_code(size))
 
     def timed(name, action):
+        if stacks_ms:
+            print(f"== {size} {name}", file=sys.__stderr__, flush=True)
         beat.start()
         started = time.perf_counter()
         action()
@@ -163,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,50000")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--stacks", type=float, default=0.0, metavar="MS",
+                        help="write every thread's stack to stderr when the GUI thread misses MS ms")
     args = parser.parse_args(argv)
     app = create_application([])
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
@@ -180,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         window.ask_unsaved_changes = lambda: "discard"
         window.resize(1400, 900)
         window.show()
-        runs = [measure_once(window, size, folder, collections) for _ in range(args.repeat)]
+        runs = [measure_once(window, size, folder, collections, args.stacks) for _ in range(args.repeat)]
         nodes = runs[0]["nodes"]
         for action in ACTIONS:
             seconds = [r[action][0] for r in runs]
