@@ -82,10 +82,8 @@ def _check(window):
         assert window.result.display is None or set(view.items_by_id) == set(window.result.display.nodes)
 
 
-@pytest.mark.parametrize("program, seed", [(SMALL_MODEL, 1), (SMALL_MODEL, 2), (EDITED_LOOP, 3), (SEED_LESSON, 4)])
-def test_a_seeded_sequence_of_user_actions_leaves_the_window_consistent(qtbot, window, tmp_path, program, seed):
-    window.editor.setPlainText(program)
-    run_and_wait(qtbot, window)
+def _play(qtbot, window, tmp_path, seed: int) -> None:
+    """Sixty actions chosen by ``seed`` on what the window shows, each followed by :func:`_check`."""
     session = tmp_path / "before.gxsession"
     save_session(window.files.current_session(), session)
     rng = random.Random(seed)
@@ -101,3 +99,47 @@ def test_a_seeded_sequence_of_user_actions_leaves_the_window_consistent(qtbot, w
             _check(window)
         except AssertionError as exc:
             raise AssertionError(f"after {done[-6:]}: {exc}") from exc
+
+
+@pytest.mark.parametrize("program, seed", [(SMALL_MODEL, 1), (SMALL_MODEL, 2), (EDITED_LOOP, 3), (SEED_LESSON, 4)])
+def test_a_seeded_sequence_of_user_actions_leaves_the_window_consistent(qtbot, window, tmp_path, program, seed):
+    window.editor.setPlainText(program)
+    run_and_wait(qtbot, window)
+    _play(qtbot, window, tmp_path, seed)
+
+
+def test_the_same_on_a_project_run_from_another_folder_with_its_model_in_main(qtbot, window, tmp_path):
+    """``train.py`` with ``main()``, argparse and ``model.py`` beside it, run as ``python train.py --double``
+    would run it from another folder: Run runs the project again, Open and Compare read its sessions."""
+    from ..core.test_diff import MODEL, TRAIN
+    from ..programs import write_project
+
+    script, elsewhere = write_project(tmp_path, {"model.py": MODEL, "train.py": TRAIN})
+    window.files.open_path(script)
+    window.run_commands.set_run_arguments(["--double"])
+    window.run_commands.set_working_folder(str(elsewhere))
+    cap = run_and_wait(qtbot, window).capture
+    assert cap.ok and cap.node_named("model.embed.weight") is not None  # named in main()'s locals
+    _play(qtbot, window, tmp_path, 5)
+
+
+def test_the_same_on_a_step_recorded_from_the_users_own_script(qtbot, window, tmp_path):
+    """A training step recorded with ``gradexplorer.record()`` inside a function, saved, opened in the window."""
+    import torch
+
+    import gradexplorer
+    from gradexplorer.core.io.session import session_from_capture
+
+    def train_step():
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
+        with gradexplorer.record() as recording:
+            loss = model(torch.randn(2, 3)).pow(2).mean()
+            loss.backward()
+        return recording.capture
+
+    recorded = tmp_path / "recorded.gxsession"
+    save_session(session_from_capture(train_step()), recorded)
+    assert window.files.open_path(recorded, prompt=False)
+    assert window.result.capture.node_named("loss") is not None
+    _play(qtbot, window, tmp_path, 6)
