@@ -1006,6 +1006,12 @@ MUTANTS = (
            "            if not self._queue:\n                self.trimmed += 1\n"
            "                threading.Thread(target=return_free_memory, daemon=True).start()\n",
            ("tests/ui/test_responsive_panes.py::test_a_capture_that_leaves_the_screen_is_freed_in_steps_by_the_retirer",)),
+    Mutant("a node made inside an op counts as never made when a parameter's first use is looked up",
+           "gradexplorer/core/analysis/gradient_flow.py",
+           "            made[node] = seq if seq is not None else min((made.get(u, math.inf) for u in pred[node]),\n"
+           "                                                         default=math.inf)\n",
+           "            made[node] = seq if seq is not None else math.inf\n",
+           ("tests/core/test_gradient_flow.py",)),
 )
 
 #: For the "Stop armed for the whole capture" mutant: a guard that arms at the

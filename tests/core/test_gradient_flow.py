@@ -90,3 +90,39 @@ def test_a_parameter_no_pass_reached_has_none():
     flows = {f.name: f for f in gradient_flow(cap.graph, len(cap.passes))}
     assert flows["model.0.weight"].passes == (None,)
     assert math.isfinite(flows["model.1.weight"].passes[0].norm)
+
+
+#: Weights tied between two layers, a parameter used twice, a linear's TBackward0 (made inside the op, no
+#: creation order of its own), a frozen layer and two passes.
+_SHARED_AND_FROZEN = textwrap.dedent("""\
+    torch.manual_seed(0)
+    embed = nn.Linear(4, 4)
+    head = nn.Linear(4, 4)
+    head.weight = embed.weight
+    frozen = nn.Linear(4, 4).requires_grad_(False)
+    scale = nn.Parameter(torch.ones(4))
+    x = torch.randn(2, 4)
+    y = head(frozen(embed(x) * scale) * scale)
+    y.sum().backward()
+    embed(x).pow(2).sum().backward()
+""")
+
+
+@pytest.mark.parametrize("code", [_SHARED_AND_FROZEN, read_example("10_transformer_training")])
+def test_a_parameters_first_use_is_its_earliest_consumer_as_a_topological_walk_finds_it(code):
+    """The first use is looked up from the parameters' consumers only; it must be what the definition gives
+    walking the whole graph in topological order (consumers first, a node without ``seq`` made with its first
+    consumer)."""
+    import networkx as nx
+
+    from gradexplorer.core.analysis.gradient_flow import _first_use, _parameters
+
+    graph = capture(code).graph
+    made = {}
+    for node in nx.topological_sort(graph):
+        seq = graph.nodes[node].get("seq")
+        made[node] = seq if seq is not None else min((made[u] for u in graph.pred[node]), default=math.inf)
+    expected = {leaf: min((made[u] for u in graph.pred[leaf]), default=math.inf) for leaf, _ in _parameters(graph)}
+    assert len(expected) >= 3 and any(graph.nodes[u].get("seq") is None for leaf in expected
+                                      for u in graph.pred[leaf])  # a consumer made inside an op is among them
+    assert _first_use(graph) == expected

