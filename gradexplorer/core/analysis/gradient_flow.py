@@ -166,7 +166,7 @@ def gradient_flow(graph: nx.DiGraph, pass_count: int, modules=()) -> tuple[Param
                 if entry.kind == "parameter" and entry.path not in registered:
                     registered[entry.path] = (len(registered), entry.requires_grad, sub.path)
     first_use = _first_use(graph)
-    module_start = _module_starts(graph)
+    module_start = None  # needed only for parameters the graph does not hold (frozen, never used)
     flows, keys, seen = [], [], set()
     for node_id, attrs in _parameters(graph):
         module = attrs["module"]
@@ -180,6 +180,8 @@ def gradient_flow(graph: nx.DiGraph, pass_count: int, modules=()) -> tuple[Param
     for name, (order, requires_grad, module) in registered.items():
         if name in seen:
             continue
+        if module_start is None:
+            module_start = _module_starts(graph)
         flows.append(ParameterFlow(None, name, module, (None,) * pass_count,
                                    "unreached" if requires_grad else "frozen"))
         keys.append((module_start.get(module, math.inf), order, _natural(module), _natural(name)))
@@ -224,11 +226,15 @@ def _first_use(graph: nx.DiGraph) -> dict[str, float]:
 
 def _module_starts(graph: nx.DiGraph) -> dict[str, float]:
     """The first op each module path (and every module above it) made, by creation order."""
-    starts: dict[str, float] = {}
+    own: dict[str, float] = {}  # each module's own first op, then passed up to the modules above it
     for _, attrs in graph.nodes(data=True):
         module, seq = attrs.get("module"), attrs.get("seq")
         if module is None or seq is None or attrs.get("kind") == "leaf":
             continue
+        if seq < own.get(module, math.inf):
+            own[module] = seq
+    starts: dict[str, float] = {}
+    for module, seq in own.items():
         parts = module.split(".")
         for end in range(1, len(parts) + 1):
             path = ".".join(parts[:end])
