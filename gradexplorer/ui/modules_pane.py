@@ -108,9 +108,9 @@ class ModulesPane(QTreeView):
         self.setModel(self.audit)
         self.setUniformRowHeights(True)
         self.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        # Columns are sized to the rows on screen and the first and last SIZED_ROWS open ones, not to all:
-        # Qt's default (1,000) asked the model for 5,000 cells of a 1,666-layer MLP's open top level,
-        # 0.1-0.15 s of the GUI thread for every run shown. The user can still widen a column by hand.
+        # Columns are sized to the rows on screen and up to SIZED_ROWS more, not to every open row: Qt's
+        # default (1,000) asked the model for 5,000 cells of a 1,666-layer MLP's open top level, 0.1-0.15 s of
+        # the GUI thread for every run shown. The user can still widen a column by hand.
         self.header().setResizeContentsPrecision(SIZED_ROWS)
         #: Covers the tree while a run's module audit is computed (:meth:`show_pending`).
         self.pending = PendingNote(self.viewport())
