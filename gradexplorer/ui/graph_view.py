@@ -450,7 +450,6 @@ class GraphView(QGraphicsView):
         self.minimap.refresh()
         self.overlays.update_minimap()
 
-
     def set_colour_mode(self, mode: str) -> None:
         """``"kind"`` (default styles), ``"grad_norm"`` (gradient norm on the fixed log scale of :mod:`.legend`)
         or ``"diff"`` (a comparison's statuses, from the ``diff`` key of :mod:`~gradexplorer.core.analysis.diff_graph`)."""
@@ -620,14 +619,12 @@ class GraphView(QGraphicsView):
         self.set_current(current)
         self.node_selected.emit(current or "")
 
-
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self.overlays.place()
         if self.zoom.fitted and self.items_by_id:  # the first picture follows the window until the user zooms
             self.zoom.fit()
         self.overlays.update_minimap()
-
 
     @property
     def drawn_graph(self):
@@ -672,14 +669,11 @@ class GraphView(QGraphicsView):
             return list(self.display.edges)
         return [(u, v) for u, v in self.display.edges if u in passing and v in passing]
 
-
-    # -- zoom ------------------------------------------------------------------------
-
-
+    # -- zoom (ui.graph_zoom) ----------------------------------------------------------
     def initial_view(self) -> None:
-        """The first picture: :meth:`fit`, fitted again as the view grows or shrinks until the user zooms."""
+        """The first picture: Fit (:meth:`ViewZoom.fit <gradexplorer.ui.graph_zoom.ViewZoom.fit>`), fitted
+        again as the view grows or shrinks until the user zooms."""
         self.zoom.fit()
-
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
         steps = event.angleDelta().y() / 120.0
