@@ -221,7 +221,8 @@ def session_to_bytes(session: Session, *, file_values: int = DEFAULT_FILE_VALUES
 
 def write_session_container(session: Session, fh: BinaryIO, *, file_values: int = DEFAULT_FILE_VALUES,
                             compress: bool = True, defer_stats: bool = False, stats_first=(),
-                            sink: TensorSink | None = None) -> TensorSink:
+                            sink: TensorSink | None = None,
+                            should_stop: Callable[[], bool] | None = None) -> TensorSink:
     """Write the session as a format-3 container (the document, its long lists as JSON lines, the value table).
 
     Each item of the capture's long lists (:data:`~gradexplorer.core.io.container._LINE_KEYS`: graph nodes,
@@ -247,7 +248,9 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
     already sent the graph nodes with, a part at a time (the hand-over again:
     the isolated child sends them as soon as the graph is built, see
     :func:`~gradexplorer.core.io.handover.write_capture_part`); the container holds the rest, and the
-    sink's own ``defer_stats`` and ``stats_first`` apply.
+    sink's own ``defer_stats`` and ``stats_first`` apply. ``should_stop``
+    (with no ``sink``): asked while the records are encoded, before anything
+    is written (see :class:`~gradexplorer.core.io.capture_json.TensorSink`).
 
     Returns
     -------
@@ -256,7 +259,7 @@ def write_session_container(session: Session, fh: BinaryIO, *, file_values: int 
     """
     nodes_sent = sink is not None
     if sink is None:
-        sink = TensorSink(file_values, defer_stats=defer_stats, stats_first=stats_first)
+        sink = TensorSink(file_values, defer_stats=defer_stats, stats_first=stats_first, should_stop=should_stop)
     doc = session_to_dict(session, file_values=file_values, sink=sink, nodes_sent=nodes_sent)
     captured = doc["capture"]
     lists = {key: captured[key] for key in _LINE_KEYS if key in captured}
@@ -285,13 +288,14 @@ def save_session(session: Session, path: str | os.PathLike, *, file_values: int 
     full collection over them (and over the capture) is one long C call that
     holds the GIL, a frozen GUI thread for half a second even though the
     work runs in a job. ``private``: a new file is the user's alone (0600),
-    see :func:`~gradexplorer.core.io.files.write_atomic`. ``should_stop``: polled at each piece written;
-    once true the save raises :class:`~gradexplorer.core.io.files.SaveCancelled` and leaves ``path`` as
-    it was (the app's autosave of a capture that a new run supersedes).
+    see :func:`~gradexplorer.core.io.files.write_atomic`. ``should_stop``: polled while the records are
+    encoded and at each piece written; once true the save raises
+    :class:`~gradexplorer.core.io.files.SaveCancelled` and leaves ``path`` as it was (the app's autosave
+    of a capture that a new run supersedes).
     """
     def write(fh: BinaryIO) -> None:
         write_session_container(session, fh if should_stop is None else _CancellableFile(fh, should_stop),
-                                file_values=file_values)
+                                file_values=file_values, should_stop=should_stop)
 
     with paused_collection():
         write_atomic(Path(path), write, private=private)

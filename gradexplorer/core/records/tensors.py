@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import threading
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -419,8 +420,8 @@ def _python_stats(values: list) -> TensorStats:
     return TensorStats(low, high, mean, std, nan_count, inf_count, head, tail)
 
 
-def fill_stats(records: list[TensorRecord]) -> None:
-    """Compute the statistics of many records at once, once per distinct tensor view.
+def fill_stats(records: list[TensorRecord], *, should_stop: Callable[[], bool] | None = None) -> bool:
+    """Compute the statistics of many records at once, once per distinct tensor view; False if stopped.
 
     A session being saved needs thousands of them (records written without
     their values carry statistics, and most were never asked for during the
@@ -431,9 +432,17 @@ def fill_stats(records: list[TensorRecord]) -> None:
     whose values are the same view (same address, shape, strides and dtype,
     all alive at once) share one computation: the numbers are the ones each
     would compute alone.
+
+    ``should_stop`` is asked every :data:`STOP_POLL_RECORDS` records: once it
+    says so the rest is left as it was (statistics stay lazy, computed when
+    asked) and False is returned. The app's autosave of a capture that a new
+    Run supersedes stops here: at 50,000 nodes this is 1.8 s of work that
+    shared the interpreter with the new run.
     """
     done: dict[tuple, TensorStats | None] = {}
-    for record in records:
+    for index, record in enumerate(records):
+        if should_stop is not None and index % STOP_POLL_RECORDS == 0 and should_stop():
+            return False
         if record.summary is not None:
             continue
         source = record.data if record.data is not None else record._stats_source
@@ -447,7 +456,11 @@ def fill_stats(records: list[TensorRecord]) -> None:
         else:
             record.summary = stats
             record._stats_source = None
+    return True
 
+
+#: How many records :func:`fill_stats` (and a session's encoder) handles between two questions to ``should_stop``.
+STOP_POLL_RECORDS = 256
 
 #: Tensors with more elements than this get their statistics a chunk at a time (:func:`_streamed_stats`).
 STREAM_ELEMENTS = 1 << 24
