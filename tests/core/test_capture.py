@@ -152,10 +152,10 @@ def test_our_hooks_are_removed_and_never_change_gradients(run, monkeypatch):
     expected = 2 * 3.0 * torch.cos(torch.tensor(9.0))
     assert x.grad.item() == pytest.approx(expected.item())
     assert cap.tensor("x").grad.item() == pytest.approx(expected.item())
-    from gradexplorer.core.capture import recording
+    from gradexplorer.core.capture import backward_passes
 
     calls = []
-    for tap in (recording._GradTap, recording._LeafTap):
+    for tap in (backward_passes._GradTap, backward_passes._LeafTap):
         monkeypatch.setattr(tap, "__call__", lambda self, *grads: calls.append(self))
     y.backward()  # outside the capture: no tap of ours may fire (their handles were removed)
     assert calls == []

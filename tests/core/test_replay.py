@@ -311,7 +311,7 @@ def test_each_node_is_told_the_thread_it_ran_on_as_plain_pytorch_ran_it(program)
 def test_a_node_stored_from_another_thread_is_noted_with_that_threads_name():
     import threading
 
-    from gradexplorer.core.capture.recording import _PassGradients
+    from gradexplorer.core.capture.trace_records import _PassGradients
 
     grads = _PassGradients()  # made on the thread that starts the pass
     grads["here"] = ((), ())

@@ -23,6 +23,10 @@ thread running torch at the same time is not recorded. For each call it
   ``Node.register_prehook``) so that each call's gradient before and after the
   hook is recorded.
 
+The passes are :mod:`~gradexplorer.core.capture.backward_passes`' work and the
+user's hooks :mod:`~gradexplorer.core.capture.user_hooks`'; what all of them keep
+is in :mod:`~gradexplorer.core.capture.trace_records`.
+
 Per-pass accounting at the leaves: PyTorch adds each pass's gradient to a
 leaf's ``.grad``, often *in place* into the very tensor an earlier pass
 stored there, so ``.grad`` alone cannot tell what one pass delivered. For every
@@ -52,25 +56,23 @@ from __future__ import annotations
 import ast
 import collections
 import contextlib
-import functools
-import inspect
 import itertools
-import operator
-import os
 import sys
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import torch
 from torch.autograd.graph import Node
 from torch.overrides import TorchFunctionMode
 
-from ..graph.autograd_nodes import edge_of, grad_fn_of, is_accumulator
 from ..records.errors import CaptureStopped
-from ..records.tensors import GradientSummaries, PendingRecord, SnapshotBuffer, TensorRecord
+from ..records.tensors import SnapshotBuffer
+from .backward_passes import BACKWARD_FUNCS, run_pass
+from .trace_records import FileLine, GraphCut, HookCall, HookInfo, OpRecord, PassRecord, TensorOrigin
+from .user_hooks import (POST_ACCUMULATE_REGISTER, hook_qualname, note_retain_grad, register_post_accumulate_hook,
+                         register_tensor_hook, register_via_helper, wrap_hook)
 
 if TYPE_CHECKING:
     from .project import Project
@@ -102,47 +104,8 @@ _INPLACE_DUNDERS = frozenset({
     "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__", "__imatmul__", "__setitem__",
 })
 
-_BACKWARD_FUNCS = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
-_post_accumulate_register = torch.Tensor.register_post_accumulate_grad_hook
-
-#: Files of torch's own package: a backward call made from there is library-internal.
-_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
-#: The API wrappers a user's backward call passes through before the mode sees it.
-_PASS_WRAPPERS = (
-    os.path.join(_TORCH_DIR, "overrides.py"),
-    os.path.join(_TORCH_DIR, "_tensor.py"),
-    os.path.join(_TORCH_DIR, "autograd", "__init__.py"),
-)
-_THIS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _functorch_active = torch._C._are_functorch_transforms_active
 _is_compiling = torch.compiler.is_compiling
-
-
-class GraphCut(NamedTuple):
-    """Where a tensor that requires grad went into a step that gave its result no graph.
-
-    Attributes
-    ----------
-    op : str
-        The step: ``"argmax"``, ``"eq"``, ``"multinomial"``, ``"detach"``, ``"item"``, ...
-    line : int, FileLine or None
-        The user line it ran on.
-    seq : int
-        Order among recorded calls.
-    grad_enabled : bool
-        Grad mode then (off: the cut is ``no_grad``'s, not the op's).
-    source : weakref to Tensor
-        The tensor that required grad (alive while the program holds it).
-    source_line : int, FileLine or None
-        Where that tensor was made, when the recorder saw it.
-    """
-
-    op: str
-    line: Any
-    seq: int
-    grad_enabled: bool
-    source: Any
-    source_line: Any
 
 
 #: The recorder keeps the latest this many escapes (a loop calling loss.item() every step makes one per step).
@@ -153,306 +116,6 @@ _CUTS_KEPT = 10_000
 _FROM_PYTHON = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "scalar_tensor"})
 #: Calls whose result carries a tensor's values out of autograd (a Python number, list or NumPy array).
 ESCAPING_CALLS = frozenset({"item", "tolist", "numpy", "__float__", "__int__", "__bool__"})
-
-
-class TensorOrigin(NamedTuple):
-    """Where a tensor object came from: one recorded torch call.
-
-    A named tuple, not a dataclass: one is made per recorded call, on the hot
-    path, and a tuple is several times cheaper to build. The tensor it was
-    made from (detached, viewed, read through ``.data``) is held weakly by the
-    recorder: see :meth:`Recorder.source_of`.
-
-    Attributes
-    ----------
-    seq : int
-        Order among recorded calls (0, 1, 2, ...).
-    op : str
-        The torch function's name, e.g. ``"mul"``, ``"add_"``, ``"linear"``.
-    line : int, FileLine or None
-        Innermost user-code line on the stack when the op ran (an ``int`` is a
-        line of the program; a :class:`FileLine` one of another project file).
-    grad_enabled, inference_mode : bool
-        ``torch.is_grad_enabled()`` / ``torch.is_inference_mode_enabled()`` then.
-    module : int or None
-        ``id()`` of the innermost ``nn.Module`` whose forward was running
-        (see :attr:`Recorder.modules`), or None outside any module.
-    """
-
-    seq: int
-    op: str
-    line: int | FileLine | None
-    grad_enabled: bool
-    inference_mode: bool
-    module: int | None = None
-
-
-class FileLine(NamedTuple):
-    """A line of a project file other than the program: where an op was made in ``model.py``.
-
-    A named tuple (made on the hot path, for ops made in the project's other
-    files). See :mod:`gradexplorer.core.capture.project`.
-
-    Attributes
-    ----------
-    file : str
-        The path relative to the project folder, with ``/`` (``"pkg/model.py"``).
-    path : str
-        The file's own path (the frame's ``co_filename``).
-    line : int
-    """
-
-    file: str
-    path: str
-    line: int
-
-
-class OpRecord:
-    """One autograd node created by the user's code (filled while running).
-
-    ``call`` is the :class:`TensorOrigin` of the torch call that made it;
-    ``outputs`` maps each ``output_nr`` to its forward value at creation time.
-    """
-
-    __slots__ = ("call", "outputs")
-
-    def __init__(self, call: TensorOrigin) -> None:
-        self.call = call
-        self.outputs: dict[int, PendingRecord] = {}
-
-
-@dataclass
-class HookCall:
-    """One call of a hook during a pass: the gradient before and after.
-
-    ``after`` is None when the gradient is unchanged (compared by value);
-    ``in_place`` says the hook changed it in place rather than by returning a
-    new one.
-    """
-
-    pass_index: int | None
-    before: tuple[PendingRecord | None, ...]
-    after: tuple[PendingRecord | None, ...] | None
-    in_place: bool = False
-    error: str | None = None
-
-
-@dataclass
-class HookInfo:
-    """A hook the user registered.
-
-    Attributes
-    ----------
-    kind : str
-        ``"tensor"`` (``Tensor.register_hook``), ``"retain_grad"``,
-        ``"node_post"`` (``Node.register_hook``), ``"node_pre"``
-        (``Node.register_prehook``) or ``"post_accumulate"``
-        (``Tensor.register_post_accumulate_grad_hook``, which optimizers use).
-    library : bool
-        Registered by library code (torch's module hooks, an optimizer), not
-        by a line of the user's code.
-    qualname : str
-        The hook function's ``__qualname__`` (``save_grad.<locals>.hook``).
-    node : Node
-        The autograd node the hook belongs to (the tensor's ``grad_fn`` or its
-        gradient accumulator).
-    output_nr : int
-        Which output of ``node`` a tensor hook watches.
-    line : int, FileLine or None
-        The user line that registered it (see :class:`TensorOrigin`).
-    calls : list of HookCall
-    """
-
-    kind: str
-    qualname: str
-    node: Node
-    output_nr: int
-    line: int | FileLine | None
-    calls: list[HookCall] = field(default_factory=list)
-    library: bool = False
-
-
-@dataclass
-class PassRecord:
-    """One backward pass (``backward`` or ``autograd.grad``) the code ran.
-
-    Attributes
-    ----------
-    index : int
-        0-based pass number.
-    kind : str
-        ``"backward"`` or ``"grad"``.
-    line : int, FileLine or None
-        The user line that started it (see :class:`TensorOrigin`).
-    roots : list of (Node, int)
-        Gradient edges of the tensors the pass started from.
-    inputs : list of (Node, int)
-        Gradient edges of ``inputs=`` (``autograd.grad``, or ``backward(inputs=...)``).
-    retain_graph, create_graph : bool
-    node_grads : dict
-        ``Node -> (grads w.r.t. inputs, grads w.r.t. outputs)``, the raw
-        tensor tuples gradexplorer's own post hooks saw, in run order.
-    results : tuple of PendingRecord or None
-        What ``autograd.grad`` returned.
-    error : str or None
-        The exception text if the pass raised.
-    root_ids : list of int
-        ``id()`` of the tensors the pass was called on, even those that do not
-        require grad (so that a failed ``b.backward()`` can be told about
-        ``b``); resolve them with :meth:`Recorder.pass_root_tensors`, which
-        checks them against the recorder's weak references. (A second weak
-        reference to the root of a 100,000-op chain made its deallocation
-        crash in torch 2.13.)
-    reachable : dict of Node to None
-        Every node on the pass's graph (reachable from its roots), in walk
-        order. A dict, not a set: torch 2.13 crashes freeing a 100,000-node
-        chain whose Python node wrappers are released in hash order.
-    leaf_grads : dict
-        ``AccumulateGrad node -> [.grad before, .grad after]`` as copies
-        (None where ``.grad`` was None), for every accumulator the pass could
-        reach and every parameter of a module that ran.
-    thread : str or None
-        The name of the thread that ran it, when not the capture's own.
-    node_threads : dict of Node to str
-        The nodes the engine ran on another thread than the one that started
-        the pass (a device's own engine thread: each CUDA device gets one), by
-        the name Python gives that thread; empty when the pass ran on one
-        thread (every CPU-only pass). Filled by the taps
-        (:class:`_PassGradients`).
-    raised_at : Node or None
-        For a pass that raised: the node the engine was running when it did
-        (its gradient was handed to it; :meth:`Recorder._note_raising_node`).
-    """
-
-    index: int
-    kind: str
-    line: int | FileLine | None
-    roots: list[tuple[Node, int]]
-    inputs: list[tuple[Node, int]]
-    retain_graph: bool
-    create_graph: bool
-    node_grads: dict[Node, tuple[tuple, tuple]] = field(default_factory=lambda: _PassGradients())
-    results: tuple[PendingRecord | None, ...] = ()
-    error: str | None = None
-    root_ids: list[int] = field(default_factory=list)
-    reachable: dict = field(default_factory=dict)
-    leaf_grads: dict[Node, list] = field(default_factory=dict)
-    thread: str | None = None
-    raised_at: Node | None = None
-
-    @property
-    def node_threads(self) -> dict[Node, str]:
-        return self.node_grads.threads
-
-
-class _PassGradients(dict):
-    """A pass's ``node -> gradients`` (in the order the engine ran the nodes) and the threads that ran them.
-
-    The taps fire on the thread that ran their node: the thread that called
-    ``backward()`` for CPU work, a device's own engine thread for a CUDA
-    device's nodes. ``home`` is the thread that started the pass; a node
-    stored from another one is noted in ``threads`` with that thread's name.
-    """
-
-    __slots__ = ("home", "threads")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.home = threading.get_ident()  # made in the call that starts the pass (Recorder._run_pass)
-        self.threads: dict[Node, str] = {}
-
-    def __setitem__(self, node, grads) -> None:
-        if threading.get_ident() != self.home:
-            self.threads[node] = threading.current_thread().name
-        super().__setitem__(node, grads)
-
-
-class _GradTap:
-    """gradexplorer's own post hook: keeps a node's gradients of one pass.
-
-    It returns ``None``, which tells autograd to keep the gradients as they
-    are, so it can never change a result. It stores the tuples autograd
-    passes in (this runs once per node per pass), with each tensor over the
-    value cap replaced by its record, made now (:class:`GradientSummaries`:
-    holding them all for later is what made a large capture's memory several
-    times the program's); the graph build turns the rest into records,
-    sharing one record per tensor (a node's input gradient is often the very
-    tensor its child receives). Holding the small tensors is safe: autograd
-    never accumulates in place into a gradient someone else references.
-    """
-
-    __slots__ = ("node", "grads", "summaries")
-    __gradexplorer__ = True
-
-    def __init__(self, node: Node, grads: dict, summaries: GradientSummaries) -> None:
-        self.node = node
-        self.grads = grads
-        self.summaries = summaries
-
-    def __call__(self, grad_inputs, grad_outputs):
-        # Insertion order of ``grads`` is the order autograd ran the nodes in.
-        summaries = self.summaries
-        self.grads[self.node] = (summaries(grad_inputs), summaries(grad_outputs))
-        return None
-
-
-class _LeafTap(_GradTap):
-    """The tap of a gradient accumulator: keeps a *copy* of what it was handed.
-
-    AccumulateGrad may store the incoming tensor itself as ``.grad`` (when
-    nothing else references it) and a later pass then adds into it in place
-    (``variable_grad += new_grad`` in torch's accumulate_grad.h), so a
-    reference would show the final sum for the first pass. Copies over the
-    value cap too, unlike :class:`_GradTap`: the leaf's pass-by-pass account
-    adds them to ``.grad`` before the pass to tell "added" from "changed"
-    (one copy per parameter and pass, what the program's ``.grad`` holds).
-    """
-
-    __slots__ = ()
-
-    def __call__(self, grad_inputs, grad_outputs):
-        self.grads[self.node] = (grad_inputs, tuple(
-            None if g is None else g.detach().clone() for g in grad_outputs))
-        return None
-
-
-def _summed(tensors: list | None):
-    """What autograd's input buffer holds for one output: the gradients sent to it, added up.
-
-    A gradient over the value cap was kept as its record (:class:`GradientSummaries`): one alone is
-    the sum; several cannot be added up any more, and the record made says so.
-    """
-    if not tensors:
-        return None
-    if len(tensors) == 1 or not any(type(t) is TensorRecord for t in tensors):
-        return functools.reduce(operator.add, tensors)
-    kept = next(t for t in tensors if type(t) is TensorRecord)  # every one has the slot's shape and dtype
-    return TensorRecord(kept.shape, kept.dtype, kept.device, False, None, None,
-                        f"the sum of the {len(tensors)} gradients sent here: they were over the value cap, "
-                        "kept as statistics only, so their sum is not known")
-
-
-def _copy_grad(t) -> torch.Tensor | None:
-    """A detached copy of ``t.grad`` now (None when it is None)."""
-    grad = t.grad
-    return None if grad is None else grad.detach().clone()
-
-
-def _qualname(fn: Any) -> str:
-    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__qualname__
-    module = getattr(fn, "__module__", None)
-    return name if module in (None, "__main__", "builtins") else f"{module}.{name}"
-
-
-def _tensor_args(value: Any) -> list[torch.Tensor]:
-    """Flatten a tensor or a sequence of tensors (backward's ``tensors`` argument)."""
-    if value is None:
-        return []
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        return [v for v in value if isinstance(v, torch.Tensor)]
-    return []
 
 
 class _NodeHookRewriter(ast.NodeTransformer):
@@ -492,7 +155,7 @@ def route_node_hook(obj, method: str, *args, **kwargs):
     recorder = _apply_recorders.get(threading.get_ident())
     if recorder is None or recorder.closed:
         return getattr(obj, method)(*args, **kwargs)
-    return recorder.register_via_helper(obj, method, *args, **kwargs)
+    return register_via_helper(recorder, obj, method, *args, **kwargs)
 
 
 _apply_lock = threading.Lock()
@@ -595,9 +258,9 @@ def _register_custom_node_hook(kind: str):
         recorder = _apply_recorders.get(threading.get_ident())
         if recorder is not None and not recorder.closed and not getattr(hook, "__gradexplorer__", False) \
                 and not getattr(hook, "_gradexplorer_wrapped", False):
-            info = HookInfo(kind, _qualname(hook), node, 0, recorder.user_line(), library=True)
+            info = HookInfo(kind, hook_qualname(hook), node, 0, recorder.user_line(), library=True)
             recorder.hooks.append(info)
-            hook = recorder._wrap(info, hook)
+            hook = wrap_hook(recorder, info, hook)
         return original(node, hook, *args, **kwargs)
 
     return register
@@ -835,12 +498,12 @@ class Recorder(TorchFunctionMode):
             # program's results). A compiled region shows as its one
             # CompiledFunctionBackward node.
             return func(*args, **kwargs)
-        if func in _BACKWARD_FUNCS:
-            return self._run_pass(func, args, kwargs)
+        if func in BACKWARD_FUNCS:
+            return run_pass(self, func, args, kwargs)
         if func is torch.Tensor.register_hook:
-            return self._register_tensor_hook(args, kwargs)
-        if func is _post_accumulate_register:
-            return self._register_post_accumulate_hook(args, kwargs)
+            return register_tensor_hook(self, args, kwargs)
+        if func is POST_ACCUMULATE_REGISTER:
+            return register_post_accumulate_hook(self, args, kwargs)
         name = getattr(func, "__name__", "")
         if (name[-1:] == "_" and name[-2:] != "__") or name in _INPLACE_DUNDERS or "out" in kwargs \
                 or kwargs.get("inplace") is True:
@@ -862,7 +525,7 @@ class Recorder(TorchFunctionMode):
             self.snapshots.alias(out, args[0])
         elif name == "__set__" or name == "retain_grad" or name == "requires_grad_":
             if name == "retain_grad" and args:
-                self._note_retain_grad(args[0])
+                note_retain_grad(self, args[0])
             elif name == "requires_grad_" and args and isinstance(args[0], torch.Tensor):
                 self._note_requires_grad(args[0])
             elif name == "__set__" and len(args) >= 2 and isinstance(args[0], torch.Tensor) \
@@ -975,289 +638,12 @@ class Recorder(TorchFunctionMode):
             next(self._seq), op, self.user_line(), torch.is_grad_enabled(), torch.is_inference_mode_enabled(),
             stack[-1] if stack else None), None)
 
-    # -- backward passes ----------------------------------------------------------------
-    _signatures: dict[Any, inspect.Signature] = {}
-
-    def _bind(self, func, args, kwargs) -> dict[str, Any]:
-        sig = self._signatures.get(func)
-        if sig is None:
-            sig = self._signatures[func] = inspect.signature(func)
-        try:
-            bound = sig.bind(*args, **kwargs)
-        except TypeError:
-            return {}
-        return dict(bound.arguments)
-
-    def _internal_caller(self) -> str:
-        """The torch module that made the backward call being handled, or "" for a user call.
-
-        The first frame outside the API wrappers (``Tensor.backward``,
-        ``torch.autograd.grad``, the override dispatch) and outside
-        gradexplorer is the caller: under torch's own directory it is
-        ``torch.func`` or a reentrant checkpoint, not the user.
-        """
-        frame = sys._getframe(2)
-        while frame is not None:
-            filename = frame.f_code.co_filename
-            if filename.startswith(_THIS_DIR) or filename in _PASS_WRAPPERS:
-                frame = frame.f_back
-                continue
-            if not filename.startswith(_TORCH_DIR):
-                return ""
-            return "torch." + filename[len(_TORCH_DIR):].removesuffix(".py").replace(os.sep, ".").lstrip("_")
-        return ""
-
-    def _run_pass(self, func, args, kwargs):
-        if self._internal_caller():
-            return func(*args, **kwargs)
-        params = self._bind(func, args, kwargs)
-        if func is torch.autograd.grad:
-            kind, root_tensors = "grad", _tensor_args(params.get("outputs"))
-            input_tensors = _tensor_args(params.get("inputs"))
-        elif func is torch.Tensor.backward:
-            kind, root_tensors = "backward", _tensor_args(params.get("self"))
-            input_tensors = _tensor_args(params.get("inputs"))
-        else:
-            kind, root_tensors = "backward", _tensor_args(params.get("tensors"))
-            input_tensors = _tensor_args(params.get("inputs"))
-        create_graph = bool(params.get("create_graph", False))
-        retain = params.get("retain_graph")
-        retain_graph = create_graph if retain is None else bool(retain)
-        roots = [e for e in map(edge_of, root_tensors) if e is not None]
-        inputs = [e for e in map(edge_of, input_tensors) if e is not None]
-        thread = None if threading.get_ident() == self.thread_id else threading.current_thread().name
-        record = PassRecord(len(self.passes), kind, self.user_line(), roots, inputs, retain_graph, create_graph,
-                            root_ids=[id(t) for t in root_tensors], thread=thread)
-        self.passes.append(record)
-        handles = self._hook_reachable(record)
-        leaves = self._accounted_leaves(record)
-        for node, var in leaves:
-            record.leaf_grads[node] = [_copy_grad(var), None]
-        previous, self.active_pass = self.active_pass, record
-        try:
-            result = func(*args, **kwargs)
-        except BaseException as exc:
-            record.error = f"{type(exc).__name__}: {exc}"
-            self._note_raising_node(record)
-            raise
-        finally:
-            self.active_pass = previous
-            for handle in handles:
-                handle.remove()
-            for node, var in leaves:
-                record.leaf_grads[node][1] = _copy_grad(var)
-        if kind == "grad" and isinstance(result, tuple):
-            take = self.snapshots.take_copy
-            record.results = tuple(None if g is None else take(g) for g in result)
-            for g in result:
-                if isinstance(g, torch.Tensor):
-                    self.grad_results.note(g, record.line)
-                    if self._entry(g) is None:  # so that a later g.backward() can name it
-                        self._origins[id(g)] = (weakref.ref(g), TensorOrigin(
-                            next(self._seq), "autograd.grad", record.line, torch.is_grad_enabled(),
-                            torch.is_inference_mode_enabled()), None)
-        return result
-
-    def _note_raising_node(self, record: PassRecord) -> None:
-        """The node a pass raised in, and the gradient autograd had handed it (what a pre-hook would see).
-
-        The taps are post hooks: they never fire for the node that raised
-        ("modified by an inplace operation" is raised while it runs), yet the
-        engine had summed its incoming gradient already. That sum is what its
-        consumers sent it (their gradients w.r.t. their inputs, by
-        ``next_functions`` slot), so it is rebuilt from their taps. The node is
-        the one the engine would run next among those whose consumers all ran:
-        its ready queue takes the highest sequence number first (AccumulateGrad
-        before everything else). Runs only for a pass that raised.
-        """
-        grads = record.node_grads
-        if not grads:
-            return
-        incoming: dict[Node, dict[int, list]] = {}
-        for node, (grad_inputs, _) in grads.items():
-            if grad_inputs is None:
-                continue
-            for (child, nr), grad in zip(node.next_functions, grad_inputs):
-                if child is not None and child not in grads and isinstance(grad, (torch.Tensor, TensorRecord)):
-                    incoming.setdefault(child, {}).setdefault(nr, []).append(grad)
-        if not incoming:
-            return
-        consumers: dict[Node, list[Node]] = {}
-        for node in record.reachable:
-            for child, _ in node.next_functions:
-                if child in incoming:
-                    consumers.setdefault(child, []).append(node)
-        # An accumulator that raised (a tensor hook on a leaf) is told by its hook and its .grad, not here.
-        ready = [child for child in incoming if not is_accumulator(child)
-                 and all(c in grads for c in consumers.get(child, ()))]
-        if not ready:
-            return
-        node = max(ready, key=lambda n: n._sequence_nr())
-        arrived = incoming[node]
-        outputs = tuple(_summed(arrived.get(nr)) for nr in range(max(arrived) + 1))
-        grads[node] = (None, outputs)
-        record.raised_at = node
-
-    def _accounted_leaves(self, record: PassRecord) -> list[tuple[Node, torch.Tensor]]:
-        """Accumulators whose ``.grad`` the pass may change: reachable ones and module parameters."""
-        leaves: dict[Node, torch.Tensor] = {}
-        for node in record.reachable:
-            if is_accumulator(node):
-                leaves[node] = node.variable
-        for module in list(self.modules.values()):
-            for param in module.parameters(recurse=False):
-                if param.requires_grad:
-                    edge = edge_of(param)
-                    if edge is not None and edge[0] not in leaves:
-                        leaves[edge[0]] = param
-        return list(leaves.items())
-
-    def _hook_reachable(self, record: PassRecord) -> list[Any]:
-        """Register a tap on every node reachable from the pass's roots."""
-        handles = []
-        seen = record.reachable
-        grads = record.node_grads
-        summaries = GradientSummaries(self.snapshots.value_elements)
-        stack = [node for node, _ in record.roots]
-        while stack:
-            node = stack.pop()
-            if node in seen:
-                continue
-            seen[node] = None
-            tap = (_LeafTap if is_accumulator(node) else _GradTap)(node, grads, summaries)
-            handles.append(node.register_hook(tap))
-            for child, _ in node.next_functions:
-                if child is not None and child not in seen:
-                    stack.append(child)
-        return handles
-
-    # -- user hooks ---------------------------------------------------------------------
-    def _snapshot_grads(self, value) -> tuple[PendingRecord | None, ...]:
-        # Copies: a hook runs inside backward, where the mode cannot see
-        # (and protect against) in-place changes.
-        take = self.snapshots.take_copy
-        if isinstance(value, torch.Tensor):
-            return (take(value),)
-        if isinstance(value, (tuple, list)):
-            return tuple(take(g) if isinstance(g, torch.Tensor) else None for g in value)
-        return ()
-
-    def _note_hook_gradients(self, grads) -> None:
-        """Remember gradient tensors handed to a hook: a hook that keeps one names a gradient."""
-        line = self.user_line()
-        for g in grads:
-            items = g if isinstance(g, (tuple, list)) else (g,)
-            for t in items:
-                if isinstance(t, torch.Tensor):
-                    self.hook_gradients.note(t, line)
-
-    def _wrap(self, info: HookInfo, hook):
-        recorder = self
-
-        def wrapped(*grads):
-            # The first argument is what the hook may replace: the tensor's
-            # gradient, a post hook's grad_inputs, a pre hook's grad_outputs.
-            # Copy it before the call: the hook may change it in place, which
-            # only a comparison by value can see.
-            before = recorder._snapshot_grads(grads[0])
-            recorder._note_hook_gradients(grads)
-            index = recorder.active_pass.index if recorder.active_pass is not None else None
-            try:
-                result = hook(*grads)
-            except BaseException as exc:
-                # The pass stops here: say so on the hook's node.
-                info.calls.append(HookCall(index, before, None, False, f"{type(exc).__name__}: {exc}"))
-                raise
-            if result is not None:
-                after, in_place = recorder._snapshot_grads(result), False
-                if _same_values(before, after):
-                    after = None
-            else:
-                current = recorder._snapshot_grads(grads[0])
-                in_place = not _same_values(before, current)
-                after = current if in_place else None
-            info.calls.append(HookCall(index, before, after, in_place))
-            return result
-
-        wrapped.__wrapped__ = hook
-        wrapped._gradexplorer_wrapped = True
-        wrapped.__qualname__ = getattr(hook, "__qualname__", "hook")
-        return wrapped
-
-    def _register_post_accumulate_hook(self, args, kwargs):
-        """``Tensor.register_post_accumulate_grad_hook``: wrapped to see ``.grad`` before and after the hook."""
-        tensor = args[0]
-        hook = args[1] if len(args) > 1 else kwargs["hook"]
-        edge = edge_of(tensor)
-        if edge is None or getattr(hook, "_gradexplorer_wrapped", False):
-            return _post_accumulate_register(tensor, hook)
-        line = self.user_line()
-        info = HookInfo("post_accumulate", _qualname(hook), edge[0], 0, line,
-                        library=not self._called_from_user_code())
-        self.hooks.append(info)
-        recorder = self
-
-        def wrapped(param):
-            before = (None if param.grad is None else recorder.snapshots.take_copy(param.grad),)
-            result = hook(param)
-            after_grad = param.grad
-            after = (None if after_grad is None else recorder.snapshots.take_copy(after_grad),)
-            changed = not _same_values(before, after)
-            index = recorder.active_pass.index if recorder.active_pass is not None else None
-            info.calls.append(HookCall(index, before, after if changed else None, changed))
-            return result
-
-        wrapped._gradexplorer_wrapped = True
-        wrapped.__wrapped__ = hook
-        return _post_accumulate_register(tensor, wrapped)
-
-    def _called_from_user_code(self) -> bool:
-        """Whether the innermost frame outside torch and gradexplorer is the user's file."""
-        frame = sys._getframe(2)
-        while frame is not None:
-            filename = frame.f_code.co_filename
-            if filename == self.filename or (self.project is not None and self.project.is_user_file(filename)):
-                return True
-            if not (filename.startswith(_THIS_DIR) or filename.startswith(_TORCH_DIR)):
-                return False
-            frame = frame.f_back
-        return False
-
+    # -- requires_grad switched off --------------------------------------------------------
     def _note_requires_grad(self, tensor: torch.Tensor) -> None:
         if not tensor.requires_grad:
             self.grad_switched_off.note(tensor, self.user_line())
         else:
             self.grad_switched_off.drop(tensor)
-
-    def _register_tensor_hook(self, args, kwargs):
-        tensor = args[0]
-        hook = args[1] if len(args) > 1 else kwargs["hook"]
-        edge = edge_of(tensor)
-        if edge is None:  # PyTorch raises its own clear error for this
-            return torch.Tensor.register_hook(tensor, hook)
-        info = HookInfo("tensor", _qualname(hook), edge[0], edge[1], self.user_line(),
-                        library=not self._called_from_user_code())
-        self.hooks.append(info)
-        return torch.Tensor.register_hook(tensor, self._wrap(info, hook))
-
-    def _note_retain_grad(self, tensor) -> None:
-        edge = edge_of(tensor)
-        if edge is not None and grad_fn_of(tensor) is not None:
-            self.hooks.append(HookInfo("retain_grad", "Tensor.retain_grad", edge[0], edge[1], self.user_line()))
-
-    def register_via_helper(self, obj, method: str, *args, **kwargs):
-        """Run ``obj.<method>(*args)``, recording and wrapping node hooks.
-
-        Injected into the user's namespace as :data:`HOOK_HELPER_NAME`; see
-        :func:`rewrite_node_hook_calls`.
-        """
-        if isinstance(obj, torch.Tensor) or not isinstance(obj, Node) or not args:
-            return getattr(obj, method)(*args, **kwargs)
-        hook, rest = args[0], args[1:]
-        kind = "node_post" if method == "register_hook" else "node_pre"
-        info = HookInfo(kind, _qualname(hook), obj, 0, self.user_line())
-        self.hooks.append(info)
-        return getattr(obj, method)(self._wrap(info, hook), *rest, **kwargs)
 
     # -- reading results ----------------------------------------------------------------
     def _entry(self, tensor: torch.Tensor):
@@ -1324,25 +710,3 @@ class _ThreadMode(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         return self.recorder.__torch_function__(func, types, args, kwargs)
-
-
-def _same_values(a: tuple, b: tuple) -> bool:
-    """Whether two tuples of pending records hold the same values (NaN equals NaN)."""
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b):
-        if x is None or y is None:
-            if x is not y:
-                return False
-            continue
-        tx, ty = x._tensor, y._tensor
-        if tx is None or ty is None:  # summarised at once (over the memory budget): compare records
-            if x.resolve() != y.resolve():
-                return False
-            continue
-        if tx.shape != ty.shape or tx.dtype != ty.dtype or not torch.equal(tx, ty):
-            if not (tx.shape == ty.shape and tx.dtype == ty.dtype and tx.is_floating_point()
-                    and bool(torch.isnan(tx).eq(torch.isnan(ty)).all())
-                    and bool(torch.nan_to_num(tx).eq(torch.nan_to_num(ty)).all())):
-                return False
-    return True

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import platform
 import threading
 import time
@@ -67,6 +68,7 @@ from .project import Project, fresh_project_modules
 from .recording import HOOK_HELPER_NAME, FileLine, Recorder, rewrite_node_hook_calls
 from .script import ScriptRun, started_as_script
 from .streams import answering_input, collect_output, routed_to, savable_text
+from .user_hooks import register_via_helper
 
 __all__ = ["ProgramRemains", "ProgramRun", "compile_program", "exception_report", "release_leftovers", "run_program",
            "syntax_error_capture", "versions"]
@@ -226,7 +228,7 @@ def run_program(code: str, program: CodeType, *, device: torch.device, filename:
             # torch) run as written and keep their line numbers.
             "torch": torch,
             "nn": torch.nn,
-            HOOK_HELPER_NAME: recorder.register_via_helper,
+            HOOK_HELPER_NAME: functools.partial(register_via_helper, recorder),
         })
         streams[:] = [out, err]
         error, restored = _execute(program, namespace, recorder, code=code, device=device, project=project,
