@@ -82,7 +82,7 @@ class CaptureDisplay:
             # shown, the boxes opened, the selection, the zoom); the panes fill in.
             window.result = dataclasses.replace(result, display=drawn.display, layout=drawn.layout,
                                                 pass_index=drawn.pass_index, pass_graph=drawn.pass_graph)
-            window.picture.inspect(window.graph_view.selected_node() or "")
+            window.picture.inspect(window.view.current_node or "")
         else:
             self.show_picture(result)
             self.show_figures(cap.figures)

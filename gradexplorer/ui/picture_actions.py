@@ -58,6 +58,7 @@ class PictureActions:
         self.filter_combo, self.filter_mode_combo = window.filter_combo, window.filter_mode_combo
         self.clear_filter_action, self.filter_count = window.clear_filter_action, window.filter_count
         self.colour_combo = window.colour_combo
+        window.graph_view.node_selected.connect(self.view.set_current)  # first: the slots below read it
         window.graph_view.node_selected.connect(self.inspect)
         window.graph_view.group_activated.connect(self.expand_group)
         window.navigator.crumb_clicked.connect(self.collapse_module)
@@ -247,7 +248,7 @@ class PictureActions:
 
     def collapse_selected(self) -> None:
         """Fold the selected node's module (on a box: its parent module) into one box."""
-        selected = self.graph_view.selected_node()
+        selected = self.view.current_node
         if self.view.result is None or not selected:
             return
         module = self.view.module_to_fold(selected)
@@ -258,7 +259,7 @@ class PictureActions:
 
     def expand_selected(self) -> None:
         """Open the selected module box one level."""
-        selected = self.graph_view.selected_node()
+        selected = self.view.current_node
         if selected and selected.startswith(GROUP_PREFIX):
             self.expand_group(selected[len(GROUP_PREFIX):])
 
@@ -292,7 +293,7 @@ class PictureActions:
         if self.view.result is None:
             return []
         cap, shown = self.view.result.capture, self.view.result.shown_graph
-        current = self.graph_view.selected_node()
+        current = self.view.current_node
         if current and current.startswith(GROUP_PREFIX):
             current = None
         nodes = self.view_job(
@@ -359,7 +360,7 @@ class PictureActions:
             return None
         positions = layout.positions
         visible = [n for n in view.visible_node_ids() if n in positions]
-        current = view.current
+        current = self.view.current_node
         if current is None:
             target = min(visible, key=lambda n: (positions[n][1], positions[n][0]), default=None)
         elif direction in ("input", "consumer"):

@@ -267,7 +267,7 @@ class SessionFiles:
         else:
             cap = Capture(code=window.editor.toPlainText(), filename=window.program_filename, device=window.device,
                           graph=CaptureGraph(), executed=False, versions=versions())
-        selected = window.graph_view.selected_node()
+        selected = window.view.current_node
         if selected is not None and selected not in cap.graph and not selected.startswith(GROUP_PREFIX):
             selected = None  # a compared session's node (File > Compare with Session) is not this capture's
         view = ViewState(selected, window.graph_view.zoom.level() if window.result else None)

@@ -78,6 +78,7 @@ def _check(window):
         assert view.filter_ids == wanted
     current = view.selected_node()
     assert current is None or current in view.items_by_id
+    assert window.view.current_node == current  # the view model's current node is the one drawn with a ring
     if window.result is not None:
         assert window.result.display is None or set(view.items_by_id) == set(window.result.display.nodes)
 

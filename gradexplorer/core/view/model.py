@@ -1,8 +1,8 @@
 """The view model: which picture of which capture is on screen, and what follows from it, Qt-free.
 
 :class:`PictureModel` holds the :class:`~gradexplorer.core.view.picture.CaptureResult`
-on screen (the capture, the pass drawn, its boxes and layout), the Find
-position and the filter in force, and answers the window's questions about
+on screen (the capture, the pass drawn, its boxes and layout), the current
+node, the Find position and the filter in force, and answers the window's questions about
 them that need no widget: which nodes a source line made, which boxes must
 open to show a node, what a box holds, which module a Collapse folds, where
 the next Find match is. The window observes it (:meth:`PictureModel.observe`)
@@ -56,6 +56,10 @@ class PictureModel:
         #: and the nodes that pass it (None: no filter).
         self.filter_key = "all"
         self.filter_nodes: tuple[str, ...] | None = None
+        #: The node or module box (``GROUP_PREFIX`` + path) the user is on: what the inspector shows and what
+        #: Collapse, Expand, the path filters, Go To's steps and a saved session start from (None: none).
+        #: The picture's view reports every change (:meth:`set_current`).
+        self.current_node: str | None = None
 
     # -- the picture on screen --------------------------------------------------------------
     @property
@@ -91,6 +95,10 @@ class PictureModel:
             raise ValueError("no capture is on screen")
         self.result = replace(self._result, **changes)
         return self._result
+
+    def set_current(self, node_id: str | None) -> None:
+        """The user is now on ``node_id`` (``""`` or None: on nothing)."""
+        self.current_node = node_id or None
 
     def set_filter(self, key: str, nodes) -> bool:
         """Keep the filter in force; returns whether one is (``"all"`` or no nodes: none)."""
