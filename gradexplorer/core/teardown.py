@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import math
 import sys
 import time
 from typing import Any
@@ -86,6 +87,14 @@ class CaptureTeardown:
     def holds(self, capture: Any) -> bool:
         """True while ``capture`` is this teardown's and not yet taken apart."""
         return self._capture is capture
+
+    def ready(self) -> bool:
+        """True when nothing else refers to the capture any more (or it is being taken apart already)."""
+        return self._capture is None or self._unshared()
+
+    def finish(self) -> bool:
+        """Free everything now, in one go (a thread that has the time: a run about to start); False if shared."""
+        return self.step(math.inf)
 
     def _unshared(self) -> bool:
         # References: this object's attribute and getrefcount's argument; the

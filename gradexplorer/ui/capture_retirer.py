@@ -23,12 +23,15 @@ While a run goes the retirer is held (:meth:`CaptureRetirer.hold`): its steps
 hold the GIL that the run's worker needs. Retiring the previous capture when
 the run's first picture replaced it made the rest of that run's build twice
 as slow on a 50,000-node step (the named tensors 0.42 s against 0.18 s, the
-explanations 0.86 against 0.40); held, it waits for the run to end. Except
-for the captures still queued when the run started (Run pressed again as soon
-as the last one ended, before the steps had a chance): those are taken apart
-meanwhile, in the same steps. Held too, they piled up, one more per run: a
+explanations 0.86 against 0.40); held, it waits for the run to end. The
+captures still queued when a run starts (Run pressed again as soon as the
+last one ended, before the steps had a chance) are handed to that run
+instead, which takes them apart before the program starts
+(:meth:`CaptureRetirer.hold`). Held too, they piled up, one more per run: a
 50,000-node transformer run four times in a row held four captures, 5.8 GB
-instead of 1.9.
+instead of 1.9. Taken apart here meanwhile, in steps, they slowed those runs
+by up to 1.4x (the two threads taking turns at the interpreter); in one go
+in the run's own thread it is the half second of work it is.
 """
 
 from __future__ import annotations
@@ -76,7 +79,7 @@ class CaptureRetirer(QObject):
         self._trim_timer.setSingleShot(True)
         self._trim_timer.setInterval(TRIM_QUIET_MS)
         self._trim_timer.timeout.connect(self._on_trim_timer_timeout)
-        #: Captures freed so far (for tests and the curious).
+        #: Captures freed so far, here or by the run they were handed to (:meth:`hold`); for tests and the curious.
         self.freed = 0
         #: Times the freed memory was handed back to the OS (after the queue emptied).
         self.trimmed = 0
@@ -105,20 +108,29 @@ class CaptureRetirer(QObject):
         """True while :meth:`hold` keeps the steps waiting."""
         return self._held
 
-    def hold(self) -> None:
-        """Take nothing new apart until :meth:`resume` (a run is going: its worker needs the interpreter).
+    def hold(self) -> list[CaptureTeardown]:
+        """Take nothing apart until :meth:`resume` (a run is going: its worker needs the interpreter).
 
-        What is queued now goes on being taken apart: it would otherwise wait
-        for this run's end, and the next Run pressed at once would hold it
-        again (see the module docstring).
+        Returns the captures still queued that nothing else holds, no longer
+        queued: the run starting takes them apart (:meth:`CaptureTeardown.finish
+        <gradexplorer.core.teardown.CaptureTeardown.finish>`) before its
+        program, or they would wait for its end too (see the module
+        docstring). They count as :attr:`freed`. A queued capture that
+        something still holds (a job that has not let go of it yet) is looked
+        at again meanwhile and taken apart here, in steps, once it is free.
         """
         self._held = True
+        ready = [entry for entry in self._queue if entry[0].ready()]
+        for entry in ready:
+            self._queue.remove(entry)
+        self.freed += len(ready)
         for entry in self._queue:
             entry[2] = True
         if not self._queue:
             self._timer.stop()
         elif not self._timer.isActive():
             self._timer.start(0)
+        return [entry[0] for entry in ready]
 
     def resume(self) -> None:
         """Go on taking the queued captures apart."""

@@ -161,6 +161,9 @@ class CaptureJob:
     picture_first: bool = False
     #: The program's arguments and working folder (``python SCRIPT ARGS`` from that folder).
     run: ScriptRun = ScriptRun()
+    #: Earlier captures to take apart before the program starts (:meth:`CaptureRetirer.hold
+    #: <gradexplorer.ui.capture_retirer.CaptureRetirer.hold>`): Run was pressed before the GUI thread could.
+    free_first: tuple = ()
 
 
 class CaptureWorker(QObject):
@@ -208,6 +211,8 @@ class CaptureWorker(QObject):
         leftovers: list = []
         drawn: dict = {}  # the preview's picture (picture first), reused for the complete capture
         try:
+            for teardown in self.job.free_first:
+                teardown.finish()  # nothing else holds it (CaptureRetirer.hold checked): all of it goes
             # The capture lives until the next run replaces it: later
             # collections need not traverse it (core.collector explains).
             if self.job.isolated:
