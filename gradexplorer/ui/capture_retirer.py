@@ -31,7 +31,7 @@ instead, which takes them apart before the program starts
 50,000-node transformer run four times in a row held four captures, 5.8 GB
 instead of 1.9. Taken apart here meanwhile, in steps, they slowed those runs
 by up to 1.4x (the two threads taking turns at the interpreter); in one go
-in the run's own thread it is the half second of work it is.
+in the run's own thread it is the work it is (0.25 s at 50,000 nodes).
 """
 
 from __future__ import annotations
