@@ -882,7 +882,7 @@ MUTANTS = (
            "(value is None or value.capture is not old.capture)",
            ("tests/ui/test_picture_first.py::test_the_capture_a_run_replaces_is_freed_after_the_run_not_during_it",)),
     Mutant("old captures are taken apart while a run goes", "gradexplorer/ui/run_commands.py",
-           "        backlog = window.retirer.hold()\n", "        backlog = []\n",
+           "        backlog = tuple(window.retirer.hold())\n", "        backlog = ()\n",
            ("tests/ui/test_picture_first.py::test_the_capture_a_run_replaces_is_freed_after_the_run_not_during_it",)),
     Mutant("captures queued before a run wait for its end too, piling up run after run",
            "gradexplorer/ui/capture_retirer.py",

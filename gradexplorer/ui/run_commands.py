@@ -69,12 +69,11 @@ class RunCommands:
         filename = window.program_filename
         limit_gb = window.settings.isolated_memory_gb
         # Taking old captures apart on this thread would slow the run; those still queued go with it (capture_retirer).
-        backlog = window.retirer.hold()
+        backlog = tuple(window.retirer.hold())
         job = CaptureJob(window.editor.toPlainText(), device or window.device, filename,
                          isolated=window.engine_combo.currentData() == "isolated",
                          memory_limit=int(limit_gb * 2**30) if limit_gb > 0 else -1, run=window.run_settings,
-                         picture_first=True, free_first=tuple(backlog))
-        del backlog
+                         picture_first=True, free_first=backlog)
         window.console.reset(filename, window.run_settings.project_folder(filename))
         window.console_pane.cancel()
         window.editor.set_error_line(None)

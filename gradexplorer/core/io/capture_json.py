@@ -198,6 +198,11 @@ class TensorSink:
         if self.should_stop is not None and self.should_stop():
             raise SaveCancelled("the save was cancelled")
 
+    def _fill_or_stop(self, records: list[TensorRecord]) -> None:
+        """:func:`~gradexplorer.core.records.tensors.fill_stats` of ``records``; raises where ``should_stop`` ended it."""
+        if not fill_stats(records, should_stop=self.should_stop):
+            raise SaveCancelled("the save was cancelled")
+
     def _norm(self, record: TensorRecord) -> float | None:
         """:func:`~gradexplorer.core.records.tensors.finite_norm` of the record's values, once per distinct view."""
         source = record.stats_source()
@@ -235,8 +240,7 @@ class TensorSink:
             awaiting, self._first_awaiting = self._first_awaiting, []
         else:
             awaiting, self._awaiting_stats = self._awaiting_stats, []
-        if not fill_stats([record for _, record in awaiting], should_stop=self.should_stop):
-            self.stop_if_asked()
+        self._fill_or_stop([record for _, record in awaiting])
         for index, (out, record) in enumerate(awaiting):
             if index % STOP_POLL_RECORDS == 0:
                 self.stop_if_asked()
@@ -270,8 +274,7 @@ class TensorSink:
         values cannot be read are not listed (they keep no statistics).
         """
         awaiting, self._awaiting_stats = self._awaiting_stats, []
-        if not fill_stats([record for _, record in awaiting], should_stop=self.should_stop):
-            self.stop_if_asked()
+        self._fill_or_stop([record for _, record in awaiting])
         for _, record in awaiting:
             stats = record.stats
             if stats is not None:
