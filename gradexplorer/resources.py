@@ -12,11 +12,11 @@ from __future__ import annotations
 from importlib import resources as _importlib_resources
 from pathlib import Path
 
-__all__ = ["example_paths", "read_example", "resource_root"]
+__all__ = ["capture_schema_path", "example_paths", "read_example", "resource_root"]
 
 
 def resource_root() -> Path:
-    """The folder holding ``examples/``, ``icons/``, ``styles/``."""
+    """The folder holding ``examples/``, ``icons/``, ``schemas/``, ``translations/``."""
     packaged = Path(str(_importlib_resources.files("gradexplorer"))) / "_resources"
     if packaged.is_dir():
         return packaged
@@ -45,3 +45,12 @@ def read_example(name: str, language: str = "en") -> str:
 def _in_language(path: Path, language: str) -> Path:
     translated = path.parent / language / path.name
     return translated if language != "en" and translated.is_file() else path
+
+
+def capture_schema_path() -> Path:
+    """The JSON Schema of the capture document (``capture --json``, docs/capture-json.md).
+
+    Shipped with the package so that a tool reading gradexplorer's documents
+    can check them against the schema of the version that wrote them.
+    """
+    return resource_root() / "schemas" / "capture-json.schema.json"
