@@ -325,6 +325,11 @@ def main(argv: list[str] | None = None) -> int:
     if missed:
         print("targets missed: " + "; ".join(missed))
         return 1
+    if args.rounds < MIN_ROUNDS_FOR_TARGETS:
+        # Saying "all targets met" here once read as a pass of the speed targets, which were never looked at.
+        print(f"speed targets not checked (fewer than {MIN_ROUNDS_FOR_TARGETS} rounds)"
+              + ("; memory targets met" if args.memory else ""))
+        return 0
     print("all targets met")
     return 0
 
