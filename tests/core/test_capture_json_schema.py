@@ -23,7 +23,7 @@ import pytest
 
 from gradexplorer import capture
 from gradexplorer.core.io.capture_json import write_capture_document
-from gradexplorer.resources import capture_schema_path, example_paths
+from gradexplorer.resources import capture_schema_path, example_paths, read_example
 
 from ..projects.corpus import CORPUS, copy_project
 
@@ -192,7 +192,7 @@ def test_the_recording_apis_session_shown_as_a_document_validates(tmp_path):
     ("a pass keyed by a name", lambda d: next(n for n in d["nodes"] if n["grads"])["grads"].update(first={})),
 ])
 def test_a_document_with_one_thing_wrong_is_refused(name, change):
-    doc = _document((DOCS.parent / "resources" / "examples" / "03_next_functions.py").read_text(encoding="utf-8"))
+    doc = _document(read_example("03_next_functions"))
     assert _problems(doc) == []
     change(doc)
     assert _problems(doc), name
