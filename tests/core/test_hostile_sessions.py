@@ -162,3 +162,25 @@ def test_a_member_that_inflates_past_its_declared_size_is_refused_with_little_me
     report = _open_measured(bomb)
     assert report["outcome"].startswith("refused: bomb.gxsession is a damaged session container"), report
     assert report["grown_mib"] < 200
+
+
+#: Deep enough to overflow the C stack of a parser without a depth limit (orjson before 3.9.15 crashed at
+#: 2,000,000 levels here; the json module and newer orjson stop at about 1,000).
+_DEEP = 2_000_000
+
+
+@pytest.mark.parametrize("member", ["records.jsonl", "nodes.jsonl", "modules.jsonl"])
+def test_a_line_nested_two_million_deep_is_refused_not_a_crash(tmp_path, member):
+    cap = capture("a = torch.ones(2, requires_grad=True)\nb = (a * 3).sum()\nb.backward()\n")
+    honest = tmp_path / "honest.gxsession"
+    save_session(session_from_capture(cap), honest)
+
+    def deepen(name, data):
+        return b"[" * _DEEP + b"]" * _DEEP + b"\n" + data if name == member else data
+
+    deep = tmp_path / "deep.gxsession"
+    _rewrite_members(honest, deep, deepen)
+    assert deep.stat().st_size < 2**20
+    report = _open_measured(deep)  # the child process must come back: a segfault fails here
+    assert report["outcome"].startswith(f"refused: deep.gxsession: line 1 of {member} is not valid JSON ("), report
+    assert "depth" in report["outcome"], report

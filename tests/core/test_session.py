@@ -548,3 +548,83 @@ def test_a_records_values_are_each_checked_even_when_read_in_one_pass():
     assert mask.dtype == torch.bool and mask.tolist() == [[True, False], [True, False]]
     with pytest.raises(DocumentError, match=r"r\.values"):
         record_from_dict({**base, "dtype": "bool", "values": [[True, "x"], [False, False]]}, "r")
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1, "b": [2.5, -0.0, 1e-07, true, false, null], "s": "x\\u0000y"}',
+    '{"a": NaN, "b": [Infinity, -Infinity]}',  # literals the json module reads and orjson refuses
+    '[1e400]',  # an infinity orjson refuses
+    '{"n": 18446744073709551615, "m": -9223372036854775808}',  # the 64-bit range's ends
+    '{"n": 18446744073709551616}', '{"m": -9223372036854775809}', '123456789012345678901234',  # past them
+    '{"x": 0.000123456789012345678901}',  # 21 digits after a decimal point: a float, read by orjson
+    '{"id": "12345678901234567890123"}',  # a long digit run in text: read by the json module, the same
+    '{"s": "\\ud800"}', '\ufeff{}', '{"a": 1} x', '{"a": 1,}', '[' * 5000 + ']' * 5000, '{"a":1,"a":2}',
+    '{"a": "x\ty"}', '[01]', '[1e5000]', '[-1e-400]', '["\\uDFFF"]', '"\\ud83d\\ude00"',
+])
+def test_the_document_parser_reads_and_refuses_as_the_json_module_does(text):
+    """orjson reads a document where it gives what ``json.loads(text, parse_int=_json_int)`` gives; else json does."""
+    from gradexplorer.core.io.session import _parse_json
+    from gradexplorer.core.io.validate import _json_int
+
+    def outcome(parse):
+        try:
+            return "read", repr(parse(text))
+        except RecursionError:
+            return "too deep", ""
+        except ValueError as exc:  # json.JSONDecodeError too
+            return type(exc).__name__, str(exc)
+
+    assert outcome(_parse_json) == outcome(lambda t: json.loads(t, parse_int=_json_int))
+
+
+def test_a_capture_document_reads_the_same_by_either_parser():
+    from gradexplorer.core.io.session import _parse_json
+
+    doc = json.dumps(capture_to_dict(capture(read_example("03_next_functions"))))
+    assert _parse_json(doc) == json.loads(doc)
+
+
+def _places(doc, at=()):
+    """Every place in a document (the first three items of each list), as key paths."""
+    yield at
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc[:3]) if isinstance(doc, list) else ()
+    for key, value in items:
+        yield from _places(value, (*at, key))
+
+
+def test_nesting_orjson_reads_and_the_json_module_would_not_is_checked_like_any_value():
+    """orjson reads up to 1,024 levels, the json module about 1,000: what lies between is read, then checked.
+
+    Anywhere in a valid document, a list nested 1,020 deep is refused with a
+    sentence or, only where the reader ignores the value, read as a list
+    nested 5 deep is: never another exception (a check that recursed would
+    raise RecursionError here).
+    """
+    from gradexplorer.core.io.session import _parse_json
+
+    deep, depth = _parse_json("[" * 1020 + "]" * 1020), 1
+    while deep:
+        deep, depth = deep[0], depth + 1
+    assert depth == 1020
+    _expect_clear("[" * 1025 + "]" * 1025, "nested too deeply")  # past orjson's limit: the json module's words
+    doc = _valid_doc()
+
+    def outcome(at, depth):
+        changed = json.loads(json.dumps(doc))
+        holder = changed
+        for key in at[:-1]:
+            holder = holder[key]
+        holder[at[-1]] = "HERE"
+        text = json.dumps(changed).replace('"HERE"', "[" * depth + "]" * depth)
+        try:
+            read_session_text(text)
+        except DocumentError:
+            return "refused"
+        return "read"
+
+    places = list(_places(doc))[1:]
+    assert len(places) > 500
+    outcomes = {at: outcome(at, 1020) for at in places}
+    assert "read" in outcomes.values() and "refused" in outcomes.values()
+    assert {at for at, said in outcomes.items() if said == "read"} <= \
+        {at for at in places if outcome(at, 5) == "read"}

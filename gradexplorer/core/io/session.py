@@ -99,6 +99,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import orjson
+
 from ..._version import __version__
 from ..capture.run import versions
 from ..collector import paused_collection
@@ -432,6 +434,36 @@ def _join_lists(captured: dict, lists: dict[str, list]) -> None:
         captured[key] = items
 
 
+#: A ``bytes.translate`` table: ASCII digits to ``d``, the decimal point kept, every other byte a space
+#: (:func:`_parse_json`).
+_DIGIT_RUNS = bytes(0x64 if 0x30 <= b <= 0x39 else 0x2E if b == 0x2E else 0x20 for b in range(256))
+#: Digits in a row from which an integer may not fit in 64 bits (-2**63 has 19).
+_LONG_RUN = 19
+
+
+def _parse_json(text: str):
+    """The JSON text parsed as ``json.loads(text, parse_int=_json_int)`` parses it, by orjson where it is the same.
+
+    orjson reads a 10,000-node ``capture --json`` document (142 MB) in 0.4 s
+    where the json module takes 1.15 s, but it reads an integer beyond 64
+    bits as a float (which ``_json_int`` refuses) and refuses NaN literals,
+    infinities and deep nesting with other words. So a text with a run of
+    19 or more digits that does not follow a decimal point (an integer that
+    may not fit) goes to the json module, as does any text orjson refuses:
+    the result, and every message about a damaged file, stay the json
+    module's. Finding such a run: one ``bytes.translate`` and one ``find``
+    (a regular expression took 0.5-1.9 s on that document).
+    """
+    raw = text.encode("utf-8", "surrogatepass")
+    runs = raw.translate(_DIGIT_RUNS)
+    if runs.find(b" " + b"d" * _LONG_RUN) < 0 and not runs.startswith(b"d" * _LONG_RUN):
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass  # NaN literals, infinities, nesting too deep, lone surrogates: the json module says
+    return json.loads(text, parse_int=_json_int)
+
+
 def read_session_text(text: str, *, lists: dict[str, list] | None = None, records_out: list | None = None,
                       partial: PartialCapture | None = None) -> Session:
     """Parse and validate session JSON text (never executes anything).
@@ -442,7 +474,7 @@ def read_session_text(text: str, *, lists: dict[str, list] | None = None, record
     (:func:`~gradexplorer.core.io.handover.read_capture_part`).
     """
     try:
-        doc = json.loads(text, parse_int=_json_int)
+        doc = _parse_json(text)
     except RecursionError:
         raise DocumentError("not a valid session: the JSON is nested too deeply") from None
     except json.JSONDecodeError as exc:
