@@ -241,7 +241,7 @@ def _load_run(path: str, device: str):
 def _run_diff(args) -> int:
     import json
 
-    from .core.analysis.diff import diff_captures, run_label
+    from .core.analysis.diff import diff_captures, run_labels
     from .core.io.diff_report import diff_to_dict, format_diff
     from .core.records.errors import DocumentError, GradexplorerError
 
@@ -253,7 +253,8 @@ def _run_diff(args) -> int:
             return _fail(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
         except GradexplorerError as exc:  # a device that is not here
             return _fail(f"{path}: {exc}")
-    diff = diff_captures(*runs, a_label=run_label(runs[0], args.a), b_label=run_label(runs[1], args.b))
+    label_a, label_b = run_labels(*runs, where_a=args.a, where_b=args.b)
+    diff = diff_captures(*runs, a_label=label_a, b_label=label_b)
     if args.json != "-":
         sys.stdout.write(format_diff(diff, max_rows=args.max_rows))
     if args.json:

@@ -63,12 +63,16 @@ class Recording:
     ----------
     capture : Capture or None
         None while the block still runs.
+    line : int or None
+        The line of the user's code the block started at (:func:`compare`
+        tells two blocks of one script apart by it).
     """
 
     def __init__(self, *, value_elements: int | None = None, max_ops: int = 500_000, _depth: int = 1) -> None:
         from .core.records.tensors import DEFAULT_VALUE_ELEMENTS
 
         self.capture = None
+        self.line: int | None = None
         self.value_elements = DEFAULT_VALUE_ELEMENTS if value_elements is None else value_elements
         self.max_ops = max_ops
         self._depth = _depth
@@ -86,6 +90,7 @@ class Recording:
 
         caller = sys._getframe(self._depth)
         filename = caller.f_code.co_filename
+        self.line = caller.f_lineno
         roots = []
         if os.path.isabs(filename):
             roots.append(os.path.dirname(filename))
@@ -311,11 +316,20 @@ def compare(a, b) -> Comparison:
     ...     loss = model(x).sum(); loss.backward()
     >>> print(gradexplorer.compare(before, after))
     """
-    from .core.analysis.diff import diff_captures, run_label
+    from .core.analysis.diff import diff_captures, run_labels
 
     capture_a, capture_b = _capture_of(a, "a"), _capture_of(b, "b")
-    return Comparison(diff_captures(capture_a, capture_b, a_label=run_label(capture_a, "A"),
-                                    b_label=run_label(capture_b, "B")))
+    label_a, label_b = run_labels(capture_a, capture_b, where_a=_where(a), where_b=_where(b))
+    return Comparison(diff_captures(capture_a, capture_b, a_label=label_a, b_label=label_b))
+
+
+def _where(run) -> str | None:
+    """Where a run given to :func:`compare` came from, to tell two runs of one file apart."""
+    if isinstance(run, Recording):
+        return None if run.line is None else f"record() at line {run.line}"
+    if isinstance(run, (str, os.PathLike)):
+        return os.fspath(run)
+    return None
 
 
 def open_in_app(path: str | os.PathLike) -> subprocess.Popen:

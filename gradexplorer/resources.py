@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib import resources as _importlib_resources
 from pathlib import Path
 
-__all__ = ["capture_schema_path", "example_paths", "read_example", "resource_root"]
+__all__ = ["capture_schema_path", "diff_schema_path", "example_paths", "read_example", "resource_root"]
 
 
 def resource_root() -> Path:
@@ -54,3 +54,13 @@ def capture_schema_path() -> Path:
     can check them against the schema of the version that wrote them.
     """
     return resource_root() / "schemas" / "capture-json.schema.json"
+
+
+def diff_schema_path() -> Path:
+    """The JSON Schema of the comparison document (``diff A B --json``, ``compare(a, b).to_dict()``, docs/diff.md).
+
+    Shipped beside the capture document's, for the same reason: a CI job that
+    fails a build on a gradient that drifted reads this document, and can
+    check it against the schema of the version that wrote it.
+    """
+    return resource_root() / "schemas" / "diff-json.schema.json"

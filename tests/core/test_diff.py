@@ -205,11 +205,14 @@ def test_the_cli_compares_two_saved_sessions_and_writes_json(project, tmp_path, 
     out = tmp_path / "diff.json"
     assert cli_main(["diff", *sessions, "--json", str(out)]) == 1
     printed = capsys.readouterr().out
+    # Two sessions of one train.py: each heading names its file.
+    assert printed.startswith(f"A: train.py (cpu), {sessions[0]}\nB: train.py (cpu), {sessions[1]}\n")
     assert "model.embed.weight: leaf_grad -> grad_switched_off" in printed
     assert "model.embed.weight: requires_grad True -> False, has .grad True -> False" in printed
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["format"] == "gradexplorer-diff" and doc["counts"]["removed"] == 5
     assert cli_main(["diff", sessions[0], sessions[0]]) == 0
+    assert capsys.readouterr().out.startswith("A: train.py (cpu)\nB: train.py (cpu)\n")  # the same file: nothing to tell
     assert cli_main(["diff", sessions[0], str(tmp_path / "missing.gxsession")]) == 2
     assert "cannot read" in capsys.readouterr().err
 
@@ -225,6 +228,10 @@ def test_values_compared_nan_aware_and_by_statistics_over_the_cap():
     assert compare_values(capped_a, capped_b).kind == "statistics" and compare_values(capped_a, capped_b).differs
     assert not compare_values(capped_a, summarize_tensor(big.clone(), value_elements=100)).differs
     assert compare_values(a, summarize_tensor(torch.zeros(3))).kind == "shape"
+    # The gap of 1.7e308 and -1.7e308 overflows float64; the relative gap is still 2 (|a/s - b/s|).
+    far = compare_values(summarize_tensor(torch.tensor([1.7e308], dtype=torch.float64)),
+                         summarize_tensor(torch.tensor([-1.7e308], dtype=torch.float64)))
+    assert (far.max_abs, far.max_rel, far.nonfinite_mismatch) == (float("inf"), 2.0, 0)
     assert diff_to_dict(diff_captures(capture(ALIAS), capture(ALIAS)))["counts"]["same"] == 1
 
 
@@ -292,6 +299,10 @@ def test_two_recordings_in_a_projects_main_compared_from_python(tmp_path):
         assert report[name]["reason"] == "leaf_grad -> leaf_grad"
     assert result["doc"]["removed"] == 5
     assert "model.embed.weight: leaf_grad -> no_requires_grad" in result["text"]
+    # Both blocks are in train.py on the cpu: the headings say which block is which.
+    lines = [number for number, line in enumerate(RECORDED.splitlines(), start=1) if "gradexplorer.record()" in line]
+    assert result["text"].startswith(f"A: train.py (cpu), record() at line {lines[0]}\n"
+                                     f"B: train.py (cpu), record() at line {lines[1]}\n")
 
 
 LOOP = textwrap.dedent("""\

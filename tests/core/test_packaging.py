@@ -66,6 +66,7 @@ def test_the_sdist_carries_what_the_readme_install_uses_and_installs_with_it(tmp
     assert "gradexplorer/_resources/gradexplorer.desktop" in names
     assert "gradexplorer/_resources/translations/gradexplorer_zh_TW.qm" in names  # View > Language's catalogue
     assert "gradexplorer/_resources/schemas/capture-json.schema.json" in names  # for tools reading --json documents
+    assert "gradexplorer/_resources/schemas/diff-json.schema.json" in names  # for CI jobs reading diff --json
     sdist_build = subprocess.run([sys.executable, "-m", "build", "--sdist", "--outdir", str(dist), str(REPO)],
                                  capture_output=True, text=True, timeout=600)
     assert sdist_build.returncode == 0, sdist_build.stderr[-3000:]

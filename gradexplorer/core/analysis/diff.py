@@ -25,7 +25,7 @@ from ..records.modules import StateEntry
 from ..records.tensors import TensorRecord
 from .matching import id_order, match_nodes
 
-__all__ = ["compare_values", "diff_captures", "run_label"]
+__all__ = ["compare_values", "diff_captures", "run_label", "run_labels"]
 
 
 def _as_float64(data: torch.Tensor) -> np.ndarray:
@@ -60,8 +60,10 @@ def compare_values(a: TensorRecord | None, b: TensorRecord | None) -> ValueDiff 
         if not finite.any():
             return ValueDiff(a, b, "values", nonfinite_mismatch=mismatch)
         gap = np.where(finite, np.abs(x - y), 0.0)
-        scale = np.maximum(np.abs(x), np.abs(y))
-        relative = np.where(finite & (scale > 0), gap / np.where(scale > 0, scale, 1.0), 0.0)
+        scale = np.where(finite, np.maximum(np.abs(x), np.abs(y)), 0.0)
+        # |x/s - y/s|, not |x - y| / s: the gap of 1.7e308 and -1.7e308 is inf in float64, the ratio 2.
+        safe = np.where(scale > 0, scale, 1.0)
+        relative = np.where(scale > 0, np.abs(x / safe - y / safe), 0.0)
     at = int(gap.argmax())
     return ValueDiff(a, b, "values", max_abs=float(gap[at]), max_rel=float(relative.max()),
                      nonfinite_mismatch=mismatch, at=at)
@@ -229,6 +231,23 @@ def run_label(capture: Capture, fallback: str) -> str:
     """A run's heading: its file name and device (``"train.py (cuda:0)"``), or ``fallback``'s."""
     name = PurePath(capture.filename).name if capture.filename and not capture.filename.startswith("<") else fallback
     return f"{name} ({capture.device})"
+
+
+def run_labels(capture_a: Capture, capture_b: Capture, *, where_a: str | None = None,
+               where_b: str | None = None) -> tuple[str, str]:
+    """The two runs' headings, told apart where :func:`run_label` gives both the same.
+
+    Two sessions of one ``train.py`` (with and without ``--freeze``), or two
+    ``record()`` blocks of one script, are both ``"train.py (cpu)"``: a
+    report headed ``A: train.py (cpu)`` and ``B: train.py (cpu)`` does not
+    say which file or block is which. Then each heading gets where its run
+    came from (``where_a``/``where_b``: the path as given, ``"record() at line
+    21"``), when those differ.
+    """
+    label_a, label_b = run_label(capture_a, "A"), run_label(capture_b, "B")
+    if label_a == label_b and where_a and where_b and where_a != where_b:
+        return f"{label_a}, {where_a}", f"{label_b}, {where_b}"
+    return label_a, label_b
 
 
 def diff_captures(capture_a: Capture, capture_b: Capture, *, a_label: str = "A", b_label: str = "B") -> CaptureDiff:
