@@ -2961,6 +2961,16 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
     </message>
     <message>
       <location filename="../../gradexplorer/core/analysis/explain.py" />
+      <source>; this one was made{where}</source>
+      <translation>；這一個建立於{where}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/analysis/explain.py" />
+      <source>{name} requires grad, but it is not on the backward path of any pass (the passes started from {roots}), so its .grad stayed None. The passes did reach {twin}, the leaf at the same place in another object (same attribute path, shape and dtype): the loss was computed with that object, not with this one{made}.</source>
+      <translation>{name} 需要梯度，但它不在任何反向傳播的路徑上（反向傳播從 {roots} 開始），所以它的 .grad 仍是 None。反向傳播確實到達了 {twin}，也就是另一個物件中同一位置的葉節點（相同的屬性路徑、形狀與 dtype）：損失是用那個物件算出來的，而不是這一個{made}。</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/analysis/explain.py" />
       <source>{name} requires grad, but it is not on the backward path of any pass (the passes started from {roots}), so its .grad stayed None. Check that it is used to compute the loss.</source>
       <translation>{name} 需要梯度，但它不在任何反向傳播的路徑上（反向傳播從 {roots} 開始），所以它的 .grad 仍是 None。請確認它有被用來計算損失。</translation>
     </message>
@@ -2993,6 +3003,11 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
       <location filename="../../gradexplorer/core/analysis/explain.py" />
       <source>`{code}` at {where} binds {name} to an existing object</source>
       <translation>{where}的 `{code}` 把 {name} 綁定到一個既有的物件</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/analysis/explain.py" />
+      <source>`{code}` at {where} made this object, which reached {first} as the object itself (returning, storing or assigning a tensor never copies it)</source>
+      <translation>{where}的 `{code}` 建立了這個物件，{first} 拿到的就是這個物件本身（回傳、存放或指派張量都不會複製它）</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/core/analysis/explain.py" />

@@ -22,6 +22,7 @@ from ..records.explanations import REASONS, Explanation
 from ..records.phrases import Phrase, concat, phrase, place_of
 from ..records.source import SourceLine
 from .accounting import classify_leaf, leaf_steps_of, since_last_reset
+from .source_bindings import bindings, parsed, plain_assignments
 
 __all__ = ["explain_capture"]
 
@@ -209,7 +210,7 @@ def _list(indexes) -> str:
     return ", ".join(str(i + 1) for i in indexes)
 
 
-def _leaf_reason(capture, info, attrs) -> tuple[str, Phrase, int | None]:
+def _leaf_reason(capture, info, attrs, places: _ReachedPlaces | None = None) -> tuple[str, Phrase, int | None]:
     """Why a leaf's ``.grad`` is what it is: which passes delivered, accumulated, reset or changed it."""
     name = info.name
     origin = info.origin
@@ -225,7 +226,7 @@ def _leaf_reason(capture, info, attrs) -> tuple[str, Phrase, int | None]:
     reached = [s for s in steps if s.delivered is not None or s.effect != "none"]
     on_path = set(attrs.get("on_path", ()))
     if not reached:
-        return _leaf_not_reached(capture, info, passes, on_path, line)
+        return _leaf_not_reached(capture, info, passes, on_path, line, places or _ReachedPlaces(capture))
     code, contributing, change = classify_leaf(steps, info.grad)
     value = _value(info.grad)
     tail = _raised_passes(passes, reached, on_path)
@@ -314,7 +315,7 @@ def _raised_passes(passes, reached, on_path) -> Phrase | str:
     return tail
 
 
-def _leaf_not_reached(capture, info, passes, on_path, line) -> tuple[str, Phrase, int | None]:
+def _leaf_not_reached(capture, info, passes, on_path, line, places: _ReachedPlaces) -> tuple[str, Phrase, int | None]:
     """Why no backward pass delivered anything to a leaf (returned instead, excluded, raised, unreachable)."""
     name = info.name
     node = info.node
@@ -361,10 +362,57 @@ def _leaf_not_reached(capture, info, passes, on_path, line) -> tuple[str, Phrase
     cut = _cut_behind(capture, name, line)
     if cut is not None:
         return cut
+    twin = places.twin_of(info)
+    if twin is not None:
+        made = phrase("; this one was made{where}", where=_where(info.origin)) if _where(info.origin) else ""
+        return ("leaf_unreachable", phrase(
+            "{name} requires grad, but it is not on the backward path of any pass (the passes started from {roots}), "
+            "so its .grad stayed None. The passes did reach {twin}, the leaf at the same place in another object "
+            "(same attribute path, shape and dtype): the loss was computed with that object, not with this "
+            "one{made}.", name=name, roots=_pass_roots(capture), twin=twin, made=made), line)
     return ("leaf_unreachable", phrase(
         "{name} requires grad, but it is not on the backward path of any pass (the passes started from {roots}), "
         "so its .grad stayed None. Check that it is used to compute the loss.", name=name,
         roots=_pass_roots(capture)), line)
+
+
+class _ReachedPlaces:
+    """The leaves some pass gave a gradient, by their place in their object (``.encoder.weight``); built when asked.
+
+    A parameter no pass reached often has a twin that one did: the same
+    attribute path of another object of the same class. The program built
+    its model twice, or replaced it after training (``model =
+    torch.load(f)`` rebinds ``model`` to a new object, whose parameters
+    never saw a pass), or computed the loss with the other of two
+    instances. Saying which twin got the gradient is what tells that apart
+    from a layer left out of ``forward``.
+    """
+
+    def __init__(self, capture) -> None:
+        self._capture = capture
+        self._index: dict[tuple, str] | None = None
+
+    @staticmethod
+    def _place(name: str) -> str | None:
+        head = name.find(".")
+        return None if head <= 0 else name[head:]
+
+    def twin_of(self, info) -> str | None:
+        """The name of a reached leaf at ``info``'s place in another object (same shape and dtype), if any."""
+        place = self._place(info.name)
+        if place is None or info.value is None:
+            return None
+        if self._index is None:
+            self._index = {}
+            for other in self._capture.tensors:
+                if other.is_leaf and other.value is not None and _got_gradient(self._capture, other):
+                    for other_name in other.names:
+                        other_place = self._place(other_name)
+                        if other_place is not None:
+                            key = (other_place, tuple(other.value.shape), other.value.dtype)
+                            self._index.setdefault(key, other_name)
+        twin = self._index.get((place, tuple(info.value.shape), info.value.dtype))
+        return None if twin is None or twin in info.names else twin
 
 
 def _changed_hook(attrs, output_nr: int):
@@ -396,7 +444,7 @@ def _grad_off_context(capture, source) -> tuple[Phrase, str | None]:
         line, code = source, capture.code
     else:
         line, code = source.line, capture.text_of(source.file)
-    tree = _parsed(code)
+    tree = parsed(code)
     best = None
     if tree is not None:
         for node in ast.walk(tree):
@@ -421,98 +469,11 @@ def _grad_off_context(capture, source) -> tuple[Phrase, str | None]:
     return phrase("under {code}", code=text), text
 
 
-_parse_cache: dict[str, ast.Module | None] = {}
-
-
-def _parsed(code: str) -> ast.Module | None:
-    if code not in _parse_cache:
-        if len(_parse_cache) > 8:
-            _parse_cache.clear()
-        try:
-            _parse_cache[code] = ast.parse(code)
-        except (SyntaxError, ValueError):
-            _parse_cache[code] = None
-    return _parse_cache[code]
-
-
-_assignments_cache: dict[str, dict[tuple[str, str], int]] = {}
-
-
-def _plain_assignments(code: str) -> dict[tuple[str, str], int]:
-    """``(target, value) -> line`` of every plain ``target = value`` between two names (the first in walk order).
-
-    Built once per program: asked per tensor object, one walk of the whole
-    tree each time was most of the explanations of a 1,700-layer model.
-    """
-    found = _assignments_cache.get(code)
-    if found is None:
-        if len(_assignments_cache) > 8:
-            _assignments_cache.clear()
-        found = {}
-        tree = _parsed(code)
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        found.setdefault((target.id, node.value.id), node.lineno)
-        _assignments_cache[code] = found
-    return found
-
-
-def _assigned_from(capture, target: str, value: str) -> int | None:
-    """The line of a plain ``target = value`` in the code, if there is one."""
+def _assigned_from(capture, target: str, value: str, scope: str) -> int | None:
+    """The line of a plain ``target = value`` in the function ``scope`` of the program, if there is one."""
     if "." in value:
         return None
-    return _plain_assignments(capture.code).get((target, value))
-
-
-def _bindings(code: str) -> dict[str, list[tuple[str, int, str]]]:
-    """``name -> [(how, line, text)]``: the statements that bind each name, in source order.
-
-    ``how`` is ``"loop"`` (a ``for`` or comprehension target), ``"with"``
-    (``with ... as name``), ``"inplace"`` (``name = x.mul_(2)``: an in-place
-    method returns its input object), ``"read"`` (``name = model.fc.weight``,
-    ``name = pair[0]``: the value of an attribute, item or name) or
-    ``"assign"`` (any other assignment).
-    """
-    found = _bindings_cache.get(code)
-    if found is None:
-        if len(_bindings_cache) > 8:
-            _bindings_cache.clear()
-        found = {}
-        tree = _parsed(code)
-        lines = code.splitlines()
-
-        def note(target, how, node):
-            for sub in ast.walk(target):
-                if isinstance(sub, ast.Name):
-                    text = lines[node.lineno - 1].strip() if 0 < node.lineno <= len(lines) else ""
-                    found.setdefault(sub.id, []).append((how, node.lineno, text))
-
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, (ast.For, ast.AsyncFor)):
-                note(node.target, "loop", node)
-            elif isinstance(node, ast.comprehension):
-                note(node.target, "loop", node.iter)
-            elif isinstance(node, (ast.With, ast.AsyncWith)):
-                for item in node.items:
-                    if item.optional_vars is not None:
-                        note(item.optional_vars, "with", node)
-            elif isinstance(node, ast.Assign):
-                value = node.value
-                inplace = isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                    and value.func.attr.endswith("_") and not value.func.attr.endswith("__")
-                # `w = model.fc.weight`, `x = batch[0]`, `y = x`: reading a stored object, no op at all.
-                read = isinstance(value, (ast.Attribute, ast.Subscript, ast.Name))
-                for target in node.targets:
-                    note(target, "inplace" if inplace else "read" if read else "assign", node)
-        for entries in found.values():
-            entries.sort(key=lambda entry: entry[1])
-        _bindings_cache[code] = found
-    return found
-
-
-_bindings_cache: dict[str, dict[str, list[tuple[str, int, str]]]] = {}
+    return plain_assignments(capture.code).get((target, value, scope))
 
 
 def _got_gradient(capture, info) -> bool:
@@ -527,17 +488,26 @@ def _got_gradient(capture, info) -> bool:
     return any(step.delivered is not None for step in (attrs.get("accumulation") or {}).values())
 
 
-def _binding_reason(capture, name: str):
+def _binding_reason(capture, name: str, scope: str, first: str = "", made=None):
     """Why ``name`` is a second name of an object, read from the statement that bound it (and where it is).
 
-    The program is read first, then the project's other files the capture
-    kept (a name bound in ``model.py``'s ``forward``). The place is a line of
-    the program (an ``int``) or a :class:`SourceLine` of another file.
+    Only statements of the function the name was read in (``scope``, a
+    qualified name; ``""`` at module level) count: ``data`` of
+    ``batchify()`` is never explained by ``data = source[i:i+seq_len]`` in
+    ``get_batch()``. The program is read first, then the project's other
+    files the capture kept (a name bound in ``model.py``'s ``forward``). The
+    place is a line of the program (an ``int``) or a :class:`SourceLine` of
+    another file. ``made`` is where the object was made (a
+    :class:`SourceLine`): when that is one of the binding statements, the
+    object began there and reached ``first`` later (a function returned it),
+    which is what is said, not that an op returned its input or that a
+    slice handed over a stored object.
     """
-    entries, file = _bindings(capture.code).get(name, ()), None
+    file = None
+    entries = [entry for entry in bindings(capture.code).get(name, ()) if entry[3] == scope]
     if not entries:
         for other, text in getattr(capture, "files", {}).items():
-            entries = _bindings(text).get(name, ())
+            entries = [entry for entry in bindings(text).get(name, ()) if entry[3] == scope]
             if entries:
                 file = other
                 break
@@ -546,30 +516,37 @@ def _binding_reason(capture, name: str):
         place = line if file is None else SourceLine(line, text, file)
         return place_of(SourceLine(line, text, file)), place
 
-    for how, line, text in entries:
+    for how, line, text, _ in entries:
+        if first and made is not None and made.line == line and made.file == file and how != "inplace":
+            # `data = data.view(rows, -1).t().contiguous()`, `data = source[i:i + 2]`: the object began here.
+            where, place = at(line, text)
+            return phrase("`{code}` at {where} made this object, which reached {first} as the object itself "
+                          "(returning, storing or assigning a tensor never copies it)", code=text, where=where,
+                          first=first), place
+    for how, line, text, _ in entries:
         if how == "loop":
             where, place = at(line, text)
             return phrase("the loop at {where} (`{code}`) binds {name} to each object it goes over, the objects "
                           "themselves (Python never copies a tensor to hand it to a name)",
                           where=where, code=text, name=name), place
-    for how, line, text in entries:
+    for how, line, text, _ in entries:
         if how == "inplace":
             where, place = at(line, text)
             return phrase("`{code}` at {where} binds it to what an in-place method returned, which is its input "
                           "object itself", code=text, where=where), place
-    for how, line, text in entries:
+    for how, line, text, _ in entries:
         if how == "read":
             where, place = at(line, text)
             return phrase("`{code}` at {where} binds {name} to the object stored there (reading an attribute, item "
                           "or name hands over the object itself, never a copy)", code=text, where=where,
                           name=name), place
-    for how, line, text in entries:
+    for how, line, text, _ in entries:
         if how == "with":
             where, place = at(line, text)
             return phrase("`{code}` at {where} binds {name} to an existing object", code=text, where=where,
                           name=name), place
     if entries:
-        how, line, text = entries[-1]
+        how, line, text, _ = entries[-1]
         where, place = at(line, text)
         return phrase("`{code}` at {where} binds {name} to an object that already had a name (an op that returns "
                       "its input, such as an in-place op or a custom Function whose forward calls ctx.mark_dirty, "
@@ -583,7 +560,7 @@ def _node_source(attrs) -> Phrase | str:
     return "" if source is None else phrase(" at {place} (`{text}`)", place=place_of(source), text=source.text)
 
 
-def _explain_first(capture, info) -> tuple[str, Phrase, int | None]:
+def _explain_first(capture, info, places: _ReachedPlaces) -> tuple[str, Phrase, int | None]:
     """The main reason for a tensor object, said about its first name."""
     name = info.name
     origin = info.origin
@@ -593,7 +570,7 @@ def _explain_first(capture, info) -> tuple[str, Phrase, int | None]:
         if reason is not None:
             return reason
     if info.is_leaf:
-        return _leaf_reason(capture, info, attrs)
+        return _leaf_reason(capture, info, attrs, places)
     if info.retains_grad:
         retain = next((h for h in (attrs or {}).get("hooks", ()) if h.kind == "retain_grad"), None)
         line = retain.source if retain is not None and retain.source is not None else _line(origin)
@@ -795,8 +772,9 @@ def explain_capture(capture) -> tuple[Explanation, ...]:
         after its first name, with code ``alias``.
     """
     result = []
+    places = _ReachedPlaces(capture)
     for info in capture.tensors:
-        code, sentence, place = _explain_first(capture, info)
+        code, sentence, place = _explain_first(capture, info, places)
         first = info.names[0]
         line, file = _line_and_file(place)
         result.append(Explanation(first, code, _scoped(sentence, info, first), line, info.node,
@@ -814,7 +792,8 @@ def _alias_explanation(capture, info, code: str, first: str, other: str) -> Expl
         gets = phrase("{other} still gets a gradient, exactly like {first}", other=other, first=first)
     else:  # the object gets no gradient (unreached, a failed pass, ...): nor does its second name
         gets = phrase("{other} shares what is said of {first} above", other=other, first=first)
-    assigned = _assigned_from(capture, other, first)
+    scope = info.scope_of(other).removesuffix("()")
+    assigned = _assigned_from(capture, other, first, scope) if info.scope_of(first) == info.scope_of(other) else None
     if assigned is not None:
         context = _grad_off_context(capture, assigned)[1]
         why = phrase("`{other} = {first}` at line {line} only adds a name (Python never copies a tensor on "
@@ -824,7 +803,9 @@ def _alias_explanation(capture, info, code: str, first: str, other: str) -> Expl
     elif "." in other or "[" in other:
         why = phrase("it is the same object stored in another place (`{other}`)", other=other)
     else:
-        why, assigned = _binding_reason(capture, other)
+        # A custom Function's outputs are re-stamped where apply() ran, even one that is its input (mark_dirty).
+        made = info.origin.source if info.origin is not None and not info.origin.op.endswith(".apply") else None
+        why, assigned = _binding_reason(capture, other, scope, first, made)
     line, file = _line_and_file(assigned)
     sentence = phrase("{other} is the same tensor object as {first}: {why}, so {gets}.", other=other, first=first,
                       why=why, gets=gets)
