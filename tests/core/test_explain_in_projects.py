@@ -41,12 +41,8 @@ MODEL = textwrap.dedent("""\
             return self.head(torch.tanh(self.encoder(x)))
 """)
 
-TRAIN = textwrap.dedent("""\
-    import argparse
-
-    import torch
-
-    from model import Net
+#: The data helpers: ``data`` is a local of each (read by slicing, viewing, and from a dict).
+HELPERS = textwrap.dedent("""\
 
 
     def batchify(data, rows):
@@ -65,6 +61,9 @@ TRAIN = textwrap.dedent("""\
         if data.isnan():
             raise ValueError("the scale is NaN")
         return data
+""")
+
+TRAIN = "import argparse\n\nimport torch\n\nfrom model import Net\n" + HELPERS + textwrap.dedent("""\
 
 
     def main():
@@ -94,25 +93,8 @@ TRAIN = textwrap.dedent("""\
 """)
 
 #: The same steps, recorded from inside main() through the Python API; prints the explanations as JSON.
-RECORDED = textwrap.dedent("""\
-    import argparse
-    import json
-
-    import torch
-
-    import gradexplorer
-    from model import Net
-
-
-    def batchify(data, rows):
-        data = data[: (len(data) // rows) * rows]
-        data = data.view(rows, -1).t().contiguous()
-        return data
-
-
-    def get_batch(source, i):
-        data = source[i:i + 2]
-        return data
+RECORDED = "import argparse\nimport json\n\nimport torch\n\nimport gradexplorer\nfrom model import Net\n" + HELPERS \
+    + textwrap.dedent("""\
 
 
     def main():
