@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.graph.schema import short_op
+from ..core.records.notes import note_phrase
 from ..core.records.tensors import TensorRecord, format_number
 from .comparison_box import ComparisonBox, layout_for
 from .language import N_, phrase_text, place_text, translator_for
@@ -50,7 +51,7 @@ def describe_record(record: TensorRecord | None) -> str:
                      .format(known_norm=format_number(record.known_norm)) if record.known_norm is not None else
                      _tr("statistics on their way from the isolated process…"))
         if record.note:
-            parts.append(record.note)
+            parts.append(phrase_text(note_phrase(record.note)))
         return "\n".join(parts)
     stats = record.stats
     if stats is not None and stats.min is not None and record.numel > 1:
@@ -61,7 +62,7 @@ def describe_record(record: TensorRecord | None) -> str:
         parts.append(_tr("NaN {nan_count}  Inf {inf_count}").format(
             nan_count=stats.nan_count, inf_count=stats.inf_count))
     if record.note:
-        parts.append(record.note)
+        parts.append(phrase_text(note_phrase(record.note)))
     return "\n".join(parts)
 
 

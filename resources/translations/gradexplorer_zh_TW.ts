@@ -2986,6 +2986,11 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
     </message>
     <message>
       <location filename="../../gradexplorer/core/analysis/explain.py" />
+      <source>`{code}` at {where} made this object, which reached {first} as the object itself (returning, storing or assigning a tensor never copies it)</source>
+      <translation>{where}的 `{code}` 建立了這個物件，{first} 拿到的就是這個物件本身（回傳、存放或指派張量都不會複製它）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/analysis/explain.py" />
       <source>the loop at {where} (`{code}`) binds {name} to each object it goes over, the objects themselves (Python never copies a tensor to hand it to a name)</source>
       <translation>{where}的迴圈（`{code}`）把 {name} 綁定到它走過的每個物件，也就是物件本身（Python 把張量交給名稱時從不複製）</translation>
     </message>
@@ -3003,11 +3008,6 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
       <location filename="../../gradexplorer/core/analysis/explain.py" />
       <source>`{code}` at {where} binds {name} to an existing object</source>
       <translation>{where}的 `{code}` 把 {name} 綁定到一個既有的物件</translation>
-    </message>
-    <message>
-      <location filename="../../gradexplorer/core/analysis/explain.py" />
-      <source>`{code}` at {where} made this object, which reached {first} as the object itself (returning, storing or assigning a tensor never copies it)</source>
-      <translation>{where}的 `{code}` 建立了這個物件，{first} 拿到的就是這個物件本身（回傳、存放或指派張量都不會複製它）</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/core/analysis/explain.py" />
@@ -3993,6 +3993,96 @@ Isolated process: the code runs in a child process; os._exit, a crash in native 
       <location filename="../../gradexplorer/core/records/errors.py" />
       <source>{exc_type}{where}</source>
       <translation>{exc_type}{where}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>{count} elements is over the {cap}-element cap: summary only</source>
+      <translation>{count} 個元素，超過 {cap} 個元素的上限：只保留摘要</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>meta tensor: it has a shape but no values</source>
+      <translation>meta 張量：只有形狀，沒有數值</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>{layout} tensor: values are not captured</source>
+      <translation>{layout} 張量：數值沒有被擷取</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>{layout} tensor: values not readable ({error})</source>
+      <translation>{layout} 張量：數值無法讀取（{error}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>{layout} tensor, shown dense</source>
+      <translation>{layout} 張量，以稠密形式顯示</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>quantized tensor: values not readable ({error})</source>
+      <translation>量化張量：數值無法讀取（{error}）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>quantized tensor ({dtype}): values shown dequantized</source>
+      <translation>量化張量（{dtype}）：顯示的是反量化後的數值</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>values could not be read: {error}</source>
+      <translation>數值無法讀取：{error}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>changed in place after the op (by code gradexplorer could not see): this is the later value</source>
+      <translation>運算之後被原地修改過（由 gradexplorer 看不到的程式碼）：這是後來的數值</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>value at the end of the run (the op that made it was not recorded)</source>
+      <translation>執行結束時的數值（建立它的運算沒有被記錄）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>delivered by a backward that a reentrant torch.utils.checkpoint ran inside this pass (the change in .grad)</source>
+      <translation>由這次反向傳播中可重入的 torch.utils.checkpoint 執行的反向傳播送達（.grad 的變化量）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>delivered by a backward that a custom Function ran inside this pass (the change in .grad)</source>
+      <translation>由這次反向傳播中自訂 Function 執行的反向傳播送達（.grad 的變化量）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>the sum of the {count} gradients sent here: they were over the value cap, kept as statistics only, so their sum is not known</source>
+      <translation>送到這裡的 {count} 個梯度的總和：它們超過數值上限，只保留了統計量，所以無法得知總和</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>values not saved: the file's value budget was used</source>
+      <translation>數值沒有儲存：檔案的數值額度已用完</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>values not saved: the file's {budget}-value budget was used</source>
+      <translation>數值沒有儲存：檔案的 {budget} 個數值額度已用完</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>values of dtype {dtype} are not kept in files (statistics only)</source>
+      <translation>dtype 為 {dtype} 的數值不會存進檔案（只保留統計量）</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>statistics not received: {error}</source>
+      <translation>沒有收到統計量：{error}</translation>
+    </message>
+    <message>
+      <location filename="../../gradexplorer/core/records/notes.py" />
+      <source>statistics not received: the program's process ended before sending them</source>
+      <translation>沒有收到統計量：程式的行程在送出之前就結束了</translation>
     </message>
     <message>
       <location filename="../../gradexplorer/core/records/phrases.py" />

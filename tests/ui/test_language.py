@@ -393,3 +393,21 @@ def test_a_zh_tw_reader_gets_the_welcome_and_the_lessons_comments_in_chinese(qtb
     assert "# `b = a` 只是替張量多取一個名字" in text
     run_and_wait(qtbot, window)
     assert window.result.capture.node_named("a") == window.result.capture.node_named("b")  # one node, two names
+
+
+def test_a_tensor_past_the_value_cap_is_said_so_in_chinese(qtbot, settings, tmp_path, speaks):
+    """The inspector's note on a large tensor ("summary only") is a record's note, written in English in files."""
+    code = "w = torch.randn(20_000, requires_grad=True)\nloss = (w * 2).sum()\nloss.backward()\n"
+    plain = {}
+    exec(code, {"torch": torch}, plain)
+    assert plain["w"].numel() == 20_000 and plain["w"].grad.eq(2).all()  # plain PyTorch: 20,000 values, grad 2
+    speaks("zh_TW")
+    window = make_window(qtbot, settings, tmp_path / "data")
+    window.editor.setPlainText(code)
+    run_and_wait(qtbot, window)
+    window.graph_view.select_node(window.result.capture.node_named("w"))
+    shown = window.inspector.value_text()
+    assert "20,000 個元素，超過 10,000 個元素的上限：只保留摘要" in shown, shown
+    assert "elements is over" not in shown and "summary only" not in shown
+    gradient = window.inspector.gradient_text()
+    assert "只保留摘要" in gradient and "summary only" not in gradient, gradient

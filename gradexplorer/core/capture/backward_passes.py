@@ -30,6 +30,8 @@ import torch
 from torch.autograd.graph import Node
 
 from ..graph.autograd_nodes import edge_of, is_accumulator
+from ..records.notes import SUM_UNKNOWN
+from ..records.notes import note as note_text
 from ..records.tensors import GradientSummaries, TensorRecord
 from .code_places import CORE_DIR, PASS_WRAPPERS, TORCH_DIR
 from .trace_records import PassRecord, TensorOrigin
@@ -104,8 +106,7 @@ def _summed(tensors: list | None):
         return functools.reduce(operator.add, tensors)
     kept = next(t for t in tensors if type(t) is TensorRecord)  # every one has the slot's shape and dtype
     return TensorRecord(kept.shape, kept.dtype, kept.device, False, None, None,
-                        f"the sum of the {len(tensors)} gradients sent here: they were over the value cap, "
-                        "kept as statistics only, so their sum is not known")
+                        note_text(SUM_UNKNOWN, count=len(tensors)))
 
 
 def _copy_grad(t) -> torch.Tensor | None:

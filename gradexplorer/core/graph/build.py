@@ -113,6 +113,8 @@ import networkx as nx
 import torch
 from torch.autograd.graph import Node
 
+from ..records.notes import DELIVERED_BY_CHECKPOINT, DELIVERED_BY_FUNCTION, END_VALUE
+from ..records.notes import note as note_text
 from ..records.nodes import CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue
 from ..records.source import SourceText
 from ..records.tensors import RecordMaker, TensorRecord, resolve_all, summarize_tensor
@@ -294,7 +296,7 @@ def _node_values(node: Node, record, named_tensors: dict, recorder: RunTrace, re
         by_nr = named_tensors[node]
         outputs = tuple(
             summarize_tensor(by_nr[i], value_elements=record_of.value_elements, alias=True,
-                             note="value at the end of the run (the op that made it was not recorded)")
+                             note=note_text(END_VALUE))
             if i in by_nr else None
             for i in range(max(by_nr) + 1))
     else:
@@ -380,9 +382,8 @@ def _node_accumulation(node: Node, passes, record_of: RecordMaker, hooks,
             # it) filled .grad without going through this pass's graph, where
             # our taps are: what it delivered is the change it made.
             delivered = after if before is None else after - before
-            inner = "a reentrant torch.utils.checkpoint" if any(
-                type(n).__name__ == "CheckpointFunctionBackward" for n in p.reachable) else "a custom Function"
-            note = f"delivered by a backward that {inner} ran inside this pass (the change in .grad)"
+            note = note_text(DELIVERED_BY_CHECKPOINT if any(
+                type(n).__name__ == "CheckpointFunctionBackward" for n in p.reachable) else DELIVERED_BY_FUNCTION)
         if note:  # its own record: a shared one (``after``'s) must not take the note
             delivered_record = summarize_tensor(delivered, value_elements=record_of.value_elements, alias=True,
                                                 note=note)

@@ -34,6 +34,8 @@ import orjson
 import torch
 
 from ..records.figures import FigureImage
+from ..records.notes import FILE_BUDGET, FILE_BUDGET_OF, NOT_IN_FILES
+from ..records.notes import note as note_text
 from ..records.tensors import STOP_POLL_RECORDS, TensorRecord, TensorStats, fill_stats, finite_norm
 from .container import _dumps_line
 from .files import SaveCancelled
@@ -58,7 +60,7 @@ PAIRED_DTYPES: dict[str, torch.dtype] = {"complex32": torch.float16, "complex128
 
 
 def _values_not_kept(record: TensorRecord) -> str:
-    return f"values of dtype {record.dtype} are not kept in files (statistics only)"
+    return note_text(NOT_IN_FILES, dtype=record.dtype)
 
 
 #: Numbers of tensor values one file keeps, sessions and capture documents alike (about 50 MB of JSON),
@@ -167,7 +169,7 @@ class TensorSink:
                 out["note"] = note
         else:
             if record.data is not None:
-                extra = ("values not saved: the file's value budget was used" if storable
+                extra = (note_text(FILE_BUDGET) if storable
                          else _values_not_kept(record))
                 note = f"{note}; {extra}" if note else extra
             out["values"] = None
@@ -320,8 +322,7 @@ class InlineValues:
             count = data.numel()
             if count > self.left:
                 self.summarised += 1
-                return record_to_dict(record, dropped=f"values not saved: the file's {self.budget:,}-value "
-                                                      f"budget was used")
+                return record_to_dict(record, dropped=note_text(FILE_BUDGET_OF, budget=f"{self.budget:,}"))
             self.left -= count
         return record_to_dict(record)
 

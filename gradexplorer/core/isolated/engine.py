@@ -68,6 +68,8 @@ from ..io.handover import add_late_stats, read_capture_part
 from ..io.session import load_session
 from ..records.capture import Capture
 from ..records.errors import DocumentError, ErrorReport
+from ..records.notes import NO_STATISTICS, NO_STATISTICS_ENDED
+from ..records.notes import note as note_text
 from ..records.nodes import CaptureGraph
 from ..records.phrases import phrase
 from ..records.tensors import LateStats
@@ -338,7 +340,7 @@ def _receive_late_stats(process: subprocess.Popen, readers: list[threading.Threa
     died, or sent something we refuse) leave those records without them, and
     each such record's note says why (the inspector shows it).
     """
-    missing = "statistics not received: the program's process ended before sending them"
+    missing = note_text(NO_STATISTICS_ENDED)
     try:
         if stats_after is not None:  # wait for the picture, unless the child dies meanwhile
             limit = time.monotonic() + LATE_STATS_LIMIT
@@ -356,7 +358,7 @@ def _receive_late_stats(process: subprocess.Popen, readers: list[threading.Threa
                     add_late_stats(records, Path(job["stats_path"]).read_bytes(),
                                    name="the program's statistics file")
             except (DocumentError, OSError) as exc:
-                missing = f"statistics not received: {exc}"
+                missing = note_text(NO_STATISTICS, error=exc)
     finally:
         for record in records:
             if record.stats_pending:

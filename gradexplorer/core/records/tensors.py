@@ -37,6 +37,10 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from .notes import (CAPPED, CHANGED_LATER, DENSE, DEQUANTIZED, LAYOUT_NOT_CAPTURED, LAYOUT_UNREADABLE, META,
+                    QUANTIZED_UNREADABLE, UNREADABLE)
+from .notes import note as note_text
+
 __all__ = [
     "DEFAULT_VALUE_ELEMENTS",
     "STREAM_CHUNK",
@@ -730,7 +734,7 @@ def _capped_note(numel: int, value_elements: int) -> str:
     if note is None:
         if len(_capped_notes) > 10_000:
             _capped_notes.clear()
-        note = _capped_notes[key] = f"{numel:,} elements is over the {value_elements:,}-element cap: summary only"
+        note = _capped_notes[key] = note_text(CAPPED, count=f"{numel:,}", cap=f"{value_elements:,}")
     return note
 
 
@@ -778,17 +782,19 @@ def summarize_tensor(
     dev = t.device
     device = _device_name(dev)
     if dev.type == "meta":
-        return TensorRecord(shape, dtype, device, rg, None, None, "meta tensor: it has a shape but no values")
+        return TensorRecord(shape, dtype, device, rg, None, None, note_text(META))
     if t.layout != torch.strided:
         layout = str(t.layout).removeprefix("torch.")
         if t.numel() > value_elements:
-            return TensorRecord(shape, dtype, device, rg, None, None, f"{layout} tensor: values are not captured")
+            return TensorRecord(shape, dtype, device, rg, None, None, note_text(LAYOUT_NOT_CAPTURED, layout=layout))
         try:
             # A small sparse tensor is shown with its dense values (what the user reads).
             t = t.detach().to_dense()
         except (RuntimeError, NotImplementedError) as exc:
-            return TensorRecord(shape, dtype, device, rg, None, None, f"{layout} tensor: values not readable ({exc})")
-        note = f"{note}; {layout} tensor, shown dense" if note else f"{layout} tensor, shown dense"
+            return TensorRecord(shape, dtype, device, rg, None, None,
+                                note_text(LAYOUT_UNREADABLE, layout=layout, error=exc))
+        dense = note_text(DENSE, layout=layout)
+        note = f"{note}; {dense}" if note else dense
         alias = True
     if t.is_quantized:
         # What a quantized tensor stands for is its dequantized values (its integers read back as
@@ -796,8 +802,8 @@ def summarize_tensor(
         try:
             t = t.detach().dequantize()
         except (RuntimeError, NotImplementedError) as exc:
-            return TensorRecord(shape, dtype, device, rg, None, None, f"quantized tensor: values not readable ({exc})")
-        shown = f"quantized tensor ({dtype}): values shown dequantized"
+            return TensorRecord(shape, dtype, device, rg, None, None, note_text(QUANTIZED_UNREADABLE, error=exc))
+        shown = note_text(DEQUANTIZED, dtype=dtype)
         note = f"{note}; {shown}" if note else shown
         alias = True
     numel = t.numel()
@@ -820,7 +826,7 @@ def summarize_tensor(
             return TensorRecord(shape, dtype, device, rg, None, None, note, t.detach())
         stats = _stats_for(t)  # numpy on cpu (ten times cheaper), torch reductions on devices
     except RuntimeError as exc:  # e.g. tensors whose storage is not accessible
-        return TensorRecord(shape, dtype, device, rg, None, None, f"values could not be read: {exc}")
+        return TensorRecord(shape, dtype, device, rg, None, None, note_text(UNREADABLE, error=exc))
     return TensorRecord(shape, dtype, device, rg, stats, None, note)
 
 
@@ -1005,7 +1011,7 @@ class PendingRecord:
             t = self._tensor
             note = ""
             if not self._frozen and t._version != self._version:
-                note = "changed in place after the op (by code gradexplorer could not see): this is the later value"
+                note = note_text(CHANGED_LATER)
             buffer = self._buffer
             record = self._record = summarize_tensor(t, value_elements=buffer.value_elements, alias=True, note=note)
             if self._frozen:
