@@ -212,7 +212,8 @@ def test_the_cli_compares_two_saved_sessions_and_writes_json(project, tmp_path, 
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["format"] == "gradexplorer-diff" and doc["counts"]["removed"] == 5
     assert cli_main(["diff", sessions[0], sessions[0]]) == 0
-    assert capsys.readouterr().out.startswith("A: train.py (cpu)\nB: train.py (cpu)\n")  # the same file: nothing to tell
+    # The same file on both sides: nothing to tell apart.
+    assert capsys.readouterr().out.startswith("A: train.py (cpu)\nB: train.py (cpu)\n")
     assert cli_main(["diff", sessions[0], str(tmp_path / "missing.gxsession")]) == 2
     assert "cannot read" in capsys.readouterr().err
 

@@ -267,4 +267,3 @@ def _ending(capture: Capture) -> str:
     if capture.error is None:
         return ""
     return ("did not run: " if not capture.executed else "raised ") + capture.error.headline()
-
