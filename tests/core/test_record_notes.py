@@ -91,7 +91,7 @@ def test_a_checkpoints_delivery_and_a_files_budget_are_read_back(tmp_path):
 def test_every_template_reads_back_what_it_writes(template):
     facts = {slot: f"x{index}: a; b" if slot == "error" else f"{index},000" for index, slot in
              enumerate(sorted(template_slots(template)))}
-    written = notes.note(template, **facts)
+    written = notes.note_text(template, **facts)
     said = notes.note_phrase(written)
     assert str(said) == written
     if "error" not in facts:  # an error's own "; " leaves its rest as text: still shown, in its words
@@ -100,8 +100,8 @@ def test_every_template_reads_back_what_it_writes(template):
 
 def test_a_note_no_template_reads_is_shown_as_it_is():
     assert notes.note_phrase("a note an older version wrote") == "a note an older version wrote"
-    mixed = notes.note_phrase("an older note; " + notes.note(notes.META))
-    assert str(mixed) == "an older note; " + notes.note(notes.META) and type(mixed) is Phrase
+    mixed = notes.note_phrase("an older note; " + notes.note_text(notes.META))
+    assert str(mixed) == "an older note; " + notes.note_text(notes.META) and type(mixed) is Phrase
     assert notes.note_phrase("") == ""
 
 

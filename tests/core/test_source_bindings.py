@@ -68,7 +68,7 @@ def _stores(code: types.CodeType):
 
 def test_every_binding_is_placed_in_the_function_python_runs_it_in():
     truth = _stores(compile(PROGRAM, "train.py", "exec"))
-    read = {(name, line, scope) for name, entries in bindings(PROGRAM).items() for _, line, _, scope in entries}
+    read = {(name, line, scope) for (name, scope), entries in bindings(PROGRAM).items() for _, line, _ in entries}
     assert read <= truth, sorted(read - truth)
     # Every store Python makes is one of them, but for the names an import, a def or a class binds.
     defined = {node.name for node in ast.walk(ast.parse(PROGRAM)) if isinstance(node, (ast.FunctionDef, ast.ClassDef))}

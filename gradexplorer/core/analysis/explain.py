@@ -364,7 +364,8 @@ def _leaf_not_reached(capture, info, passes, on_path, line, places: _ReachedPlac
         return cut
     twin = places.twin_of(info)
     if twin is not None:
-        made = phrase("; this one was made{where}", where=_where(info.origin)) if _where(info.origin) else ""
+        where = _where(info.origin)
+        made = phrase("; this one was made{where}", where=where) if where else ""
         return ("leaf_unreachable", phrase(
             "{name} requires grad, but it is not on the backward path of any pass (the passes started from {roots}), "
             "so its .grad stayed None. The passes did reach {twin}, the leaf at the same place in another object "
@@ -488,7 +489,7 @@ def _got_gradient(capture, info) -> bool:
     return any(step.delivered is not None for step in (attrs.get("accumulation") or {}).values())
 
 
-def _binding_reason(capture, name: str, scope: str, first: str = "", made=None):
+def _binding_reason(capture, name: str, scope: str, first: str, made):
     """Why ``name`` is a second name of an object, read from the statement that bound it (and where it is).
 
     Only statements of the function the name was read in (``scope``, a
@@ -504,10 +505,10 @@ def _binding_reason(capture, name: str, scope: str, first: str = "", made=None):
     slice handed over a stored object.
     """
     file = None
-    entries = [entry for entry in bindings(capture.code).get(name, ()) if entry[3] == scope]
+    entries = bindings(capture.code).get((name, scope), ())
     if not entries:
         for other, text in getattr(capture, "files", {}).items():
-            entries = [entry for entry in bindings(text).get(name, ()) if entry[3] == scope]
+            entries = bindings(text).get((name, scope), ())
             if entries:
                 file = other
                 break
@@ -516,37 +517,37 @@ def _binding_reason(capture, name: str, scope: str, first: str = "", made=None):
         place = line if file is None else SourceLine(line, text, file)
         return place_of(SourceLine(line, text, file)), place
 
-    for how, line, text, _ in entries:
-        if first and made is not None and made.line == line and made.file == file and how != "inplace":
+    for how, line, text in entries:
+        if made is not None and made.line == line and made.file == file and how != "inplace":
             # `data = data.view(rows, -1).t().contiguous()`, `data = source[i:i + 2]`: the object began here.
             where, place = at(line, text)
             return phrase("`{code}` at {where} made this object, which reached {first} as the object itself "
                           "(returning, storing or assigning a tensor never copies it)", code=text, where=where,
                           first=first), place
-    for how, line, text, _ in entries:
+    for how, line, text in entries:
         if how == "loop":
             where, place = at(line, text)
             return phrase("the loop at {where} (`{code}`) binds {name} to each object it goes over, the objects "
                           "themselves (Python never copies a tensor to hand it to a name)",
                           where=where, code=text, name=name), place
-    for how, line, text, _ in entries:
+    for how, line, text in entries:
         if how == "inplace":
             where, place = at(line, text)
             return phrase("`{code}` at {where} binds it to what an in-place method returned, which is its input "
                           "object itself", code=text, where=where), place
-    for how, line, text, _ in entries:
+    for how, line, text in entries:
         if how == "read":
             where, place = at(line, text)
             return phrase("`{code}` at {where} binds {name} to the object stored there (reading an attribute, item "
                           "or name hands over the object itself, never a copy)", code=text, where=where,
                           name=name), place
-    for how, line, text, _ in entries:
+    for how, line, text in entries:
         if how == "with":
             where, place = at(line, text)
             return phrase("`{code}` at {where} binds {name} to an existing object", code=text, where=where,
                           name=name), place
     if entries:
-        how, line, text, _ = entries[-1]
+        how, line, text = entries[-1]
         where, place = at(line, text)
         return phrase("`{code}` at {where} binds {name} to an object that already had a name (an op that returns "
                       "its input, such as an in-place op or a custom Function whose forward calls ctx.mark_dirty, "

@@ -27,8 +27,8 @@ import sys
 
 __all__ = ["Binding", "bindings", "parsed", "plain_assignments", "scoped_nodes"]
 
-#: ``(how, line, text, scope)``: see :func:`bindings`.
-Binding = tuple[str, int, str, str]
+#: ``(how, line, text)``: see :func:`bindings`.
+Binding = tuple[str, int, str]
 
 #: Comprehensions with a code object (and so a frame and a qualified name) of their own.
 _OWN_SCOPE_COMPREHENSIONS: tuple[type, ...] = (ast.GeneratorExp,) if sys.version_info >= (3, 12) else (
@@ -39,7 +39,7 @@ _KEPT_TEXTS = 8
 
 _parse_cache: dict[str, ast.Module | None] = {}
 _assignments_cache: dict[str, dict[tuple[str, str, str], int]] = {}
-_bindings_cache: dict[str, dict[str, list[Binding]]] = {}
+_bindings_cache: dict[str, dict[tuple[str, str], list[Binding]]] = {}
 
 
 def _remember(cache: dict, key: str, value):
@@ -104,8 +104,8 @@ def plain_assignments(code: str) -> dict[tuple[str, str, str], int]:
     return found
 
 
-def bindings(code: str) -> dict[str, list[Binding]]:
-    """``name -> [(how, line, text, scope)]``: the statements that bind each name, in source order.
+def bindings(code: str) -> dict[tuple[str, str], list[Binding]]:
+    """``(name, scope) -> [(how, line, text)]``: the statements that bind each name in each function, in order.
 
     ``how`` is ``"loop"`` (a ``for`` or comprehension target), ``"with"``
     (``with ... as name``), ``"inplace"`` (``name = x.mul_(2)``: an in-place
@@ -113,7 +113,8 @@ def bindings(code: str) -> dict[str, list[Binding]]:
     ``name = pair[0]``: the value of an attribute, item or name) or
     ``"assign"`` (any other assignment). ``scope`` is the qualified name of
     the function the binding happens in (a comprehension's target: the
-    comprehension's, where it has a frame of its own).
+    comprehension's, where it has a frame of its own): a name of one
+    function is looked up with its own, never with another's.
     """
     found = _bindings_cache.get(code)
     if found is None:
@@ -125,7 +126,7 @@ def bindings(code: str) -> dict[str, list[Binding]]:
             for sub in ast.walk(target):
                 if isinstance(sub, ast.Name):
                     text = lines[node.lineno - 1].strip() if 0 < node.lineno <= len(lines) else ""
-                    found.setdefault(sub.id, []).append((how, node.lineno, text, scope))
+                    found.setdefault((sub.id, scope), []).append((how, node.lineno, text))
 
         for node, scope in scoped_nodes(tree) if tree is not None else ():
             if isinstance(node, (ast.For, ast.AsyncFor)):

@@ -30,8 +30,7 @@ import torch
 from torch.autograd.graph import Node
 
 from ..graph.autograd_nodes import edge_of, is_accumulator
-from ..records.notes import SUM_UNKNOWN
-from ..records.notes import note as note_text
+from ..records.notes import SUM_UNKNOWN, note_text
 from ..records.tensors import GradientSummaries, TensorRecord
 from .code_places import CORE_DIR, PASS_WRAPPERS, TORCH_DIR
 from .trace_records import PassRecord, TensorOrigin

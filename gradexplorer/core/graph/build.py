@@ -113,8 +113,7 @@ import networkx as nx
 import torch
 from torch.autograd.graph import Node
 
-from ..records.notes import DELIVERED_BY_CHECKPOINT, DELIVERED_BY_FUNCTION, END_VALUE
-from ..records.notes import note as note_text
+from ..records.notes import DELIVERED_BY_CHECKPOINT, DELIVERED_BY_FUNCTION, END_VALUE, note_text
 from ..records.nodes import CaptureGraph, GradFlow, HookCallRecord, HookRecord, LeafPass, SavedValue
 from ..records.source import SourceText
 from ..records.tensors import RecordMaker, TensorRecord, resolve_all, summarize_tensor

@@ -35,7 +35,7 @@ import torch
 
 from ..records.figures import FigureImage
 from ..records.notes import FILE_BUDGET, FILE_BUDGET_OF, NOT_IN_FILES
-from ..records.notes import note as note_text
+from ..records.notes import joined, note_text
 from ..records.tensors import STOP_POLL_RECORDS, TensorRecord, TensorStats, fill_stats, finite_norm
 from .container import _dumps_line
 from .files import SaveCancelled
@@ -171,7 +171,7 @@ class TensorSink:
             if record.data is not None:
                 extra = (note_text(FILE_BUDGET) if storable
                          else _values_not_kept(record))
-                note = f"{note}; {extra}" if note else extra
+                note = joined(note, extra)
             out["values"] = None
             out["stats"] = None
             out["note"] = note
@@ -342,10 +342,10 @@ def record_to_dict(record: TensorRecord, sink: TensorSink | InlineValues | None 
     note = record.note
     if data is not None and record.dtype not in VALUE_DTYPES:
         data = None
-        note = f"{note}; {_values_not_kept(record)}" if note else _values_not_kept(record)
+        note = joined(note, _values_not_kept(record))
     elif data is not None and dropped:
         data = None
-        note = f"{note}; {dropped}" if note else dropped
+        note = joined(note, dropped)
     stats = record.stats
     if data is not None:
         if data.is_complex():

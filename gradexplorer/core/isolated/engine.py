@@ -69,7 +69,7 @@ from ..io.session import load_session
 from ..records.capture import Capture
 from ..records.errors import DocumentError, ErrorReport
 from ..records.notes import NO_STATISTICS, NO_STATISTICS_ENDED
-from ..records.notes import note as note_text
+from ..records.notes import joined, note_text
 from ..records.nodes import CaptureGraph
 from ..records.phrases import phrase
 from ..records.tensors import LateStats
@@ -362,7 +362,7 @@ def _receive_late_stats(process: subprocess.Popen, readers: list[threading.Threa
     finally:
         for record in records:
             if record.stats_pending:
-                record.note = f"{record.note}; {missing}" if record.note else missing
+                record.note = joined(record.note, missing)
         late.arrived()
         if process.poll() is None and not state["done"]:
             process.kill()

@@ -7,7 +7,7 @@ file could not keep. The note is plain English text in memory and in files
 (sessions and ``capture --json`` documents of every version hold it so), and
 several join with ``"; "``. The inspector shows it to a reader who may read
 Traditional Chinese, so each kind of note is a template here, used twice:
-the code that writes a note fills it (:func:`note`), and :func:`note_phrase`
+the code that writes a note fills it (:func:`note_text`, :func:`joined`), and :func:`note_phrase`
 reads a note back into the template and its facts, which the app translates
 like any other phrase. A part no template reads (an older version's words)
 is shown as it is.
@@ -22,7 +22,7 @@ from .phrases import Phrase, concat, phrase
 __all__ = ["CAPPED", "CHANGED_LATER", "DELIVERED_BY_CHECKPOINT", "DELIVERED_BY_FUNCTION", "DENSE", "DEQUANTIZED",
            "END_VALUE", "FILE_BUDGET", "FILE_BUDGET_OF", "LAYOUT_NOT_CAPTURED", "LAYOUT_UNREADABLE", "META",
            "NO_STATISTICS", "NO_STATISTICS_ENDED", "NOT_IN_FILES", "QUANTIZED_UNREADABLE", "SEPARATOR", "SUM_UNKNOWN",
-           "UNREADABLE", "note", "note_phrase"]
+           "UNREADABLE", "joined", "note_phrase", "note_text"]
 
 # Each template is written once, as a phrase() call (the form the catalogue's scanner finds).
 CAPPED = phrase("{count} elements is over the {cap}-element cap: summary only").template
@@ -69,9 +69,14 @@ def _pattern(template: str) -> re.Pattern:
 _READERS = tuple((_pattern(template), template) for template in _TEMPLATES)
 
 
-def note(template: str, **facts) -> str:
+def note_text(template: str, **facts) -> str:
     """A note of ``template`` (one of this module's) with its facts, in English: what records and files keep."""
     return template.format(**facts)
+
+
+def joined(note: str, more: str) -> str:
+    """``note`` with ``more`` after it, as :func:`note_phrase` splits them (``more`` alone for an empty note)."""
+    return f"{note}{SEPARATOR}{more}" if note else more
 
 
 def note_phrase(text: str) -> Phrase | str:

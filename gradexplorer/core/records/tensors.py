@@ -39,7 +39,7 @@ import torch
 
 from .notes import (CAPPED, CHANGED_LATER, DENSE, DEQUANTIZED, LAYOUT_NOT_CAPTURED, LAYOUT_UNREADABLE, META,
                     QUANTIZED_UNREADABLE, UNREADABLE)
-from .notes import note as note_text
+from .notes import joined, note_text
 
 __all__ = [
     "DEFAULT_VALUE_ELEMENTS",
@@ -775,7 +775,7 @@ def summarize_tensor(
             return TensorRecord(tuple(t.shape), _dtype_name(t.dtype), "cpu", t.requires_grad, None, t.detach(), note)
         capped = _capped_note(numel, value_elements)
         return TensorRecord(tuple(t.shape), _dtype_name(t.dtype), "cpu", t.requires_grad, None, None,
-                            f"{note}; {capped}" if note else capped, t.detach())
+                            joined(note, capped), t.detach())
     shape = tuple(t.shape)
     rg = t.requires_grad
     dtype = _dtype_name(t.dtype)
@@ -794,7 +794,7 @@ def summarize_tensor(
             return TensorRecord(shape, dtype, device, rg, None, None,
                                 note_text(LAYOUT_UNREADABLE, layout=layout, error=exc))
         dense = note_text(DENSE, layout=layout)
-        note = f"{note}; {dense}" if note else dense
+        note = joined(note, dense)
         alias = True
     if t.is_quantized:
         # What a quantized tensor stands for is its dequantized values (its integers read back as
@@ -804,7 +804,7 @@ def summarize_tensor(
         except (RuntimeError, NotImplementedError) as exc:
             return TensorRecord(shape, dtype, device, rg, None, None, note_text(QUANTIZED_UNREADABLE, error=exc))
         shown = note_text(DEQUANTIZED, dtype=dtype)
-        note = f"{note}; {shown}" if note else shown
+        note = joined(note, shown)
         alias = True
     numel = t.numel()
     on_cpu = dev.type == "cpu"
@@ -821,7 +821,7 @@ def summarize_tensor(
                 data = t.detach().to("cpu", copy=True)
             return TensorRecord(shape, dtype, device, rg, None, data, note)
         capped = _capped_note(numel, value_elements)
-        note = f"{note}; {capped}" if note else capped
+        note = joined(note, capped)
         if alias and on_cpu:
             return TensorRecord(shape, dtype, device, rg, None, None, note, t.detach())
         stats = _stats_for(t)  # numpy on cpu (ten times cheaper), torch reductions on devices
